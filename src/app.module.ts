@@ -1,0 +1,37 @@
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { AppConfig } from './config/config';
+import { AuthModule } from './modules/auth/auth.module';
+import { ApiKeyGuard } from './modules/auth/api-key.guard';
+import { EventsModule } from './modules/events/events.module';
+import { HealthModule } from './modules/health/health.module';
+import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
+import { ProblemFilter } from './platform/http/problem.filter';
+import { RateLimitGuard } from './platform/http/rate-limit.guard';
+import { StrictValidationPipe } from './platform/http/strict-validation.pipe';
+import { PlatformModule } from './platform/platform.module';
+
+/**
+ * The API process. Every request passes: request id (logger middleware) → JSON body →
+ * auth guard → rate limit guard → (idempotency interceptor) → strict validation → controller.
+ */
+@Module({})
+export class AppModule implements NestModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [PlatformModule.forRoot(config, 'api'), AuthModule, EventsModule, HealthModule],
+      providers: [
+        { provide: APP_FILTER, useClass: ProblemFilter },
+        { provide: APP_PIPE, useClass: StrictValidationPipe },
+        // Guards run in this order: who is calling, then how often.
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(JsonBodyMiddleware).forRoutes('*path');
+  }
+}

@@ -1,0 +1,135 @@
+import { config as readDotEnv } from 'dotenv';
+import { bool, cleanEnv, makeValidator, num, port, str, url } from 'envalid';
+
+/**
+ * The one place that reads the environment. Every process (API, worker, CLI)
+ * calls loadConfig() once at start; nothing else touches process.env.
+ */
+export interface AppConfig {
+  nodeEnv: 'development' | 'test' | 'production';
+  isProduction: boolean;
+  version: string;
+  port: number;
+  databaseUrl: string;
+  redisUrl: string;
+  /** Prefix of every Redis key the app owns (queues, rate limits); lets test runs share one Redis. */
+  redisPrefix: string;
+  errorsBaseUrl: string;
+  publicBaseUrl: string;
+  logLevel: string;
+  cursorSecret: string;
+  allowPrivateUrls: boolean;
+  rateLimit: { perSecond: number; burst: number; perDay: number };
+  idempotencyTtlHours: number;
+  blobStorageDir: string;
+  webhook: { timeoutMs: number; retryBaseMs: number; concurrencyPerSubscription: number };
+}
+
+export class ConfigError extends Error {}
+
+const positiveInt = makeValidator<number>((input) => {
+  const value = Number(input);
+  if (!/^\d+$/.test(String(input).trim()) || !Number.isSafeInteger(value) || value < 1) {
+    throw new Error(`must be a positive integer, got "${input}"`);
+  }
+  return value;
+});
+
+const postgresUrl = makeValidator<string>((input) => {
+  if (!/^postgres(ql)?:\/\//.test(input)) throw new Error(`must be a postgres:// URL, got "${redactUrl(input)}"`);
+  return input;
+});
+
+const redisUrl = makeValidator<string>((input) => {
+  if (!/^rediss?:\/\//.test(input)) throw new Error(`must be a redis:// URL, got "${redactUrl(input)}"`);
+  return input;
+});
+
+function redactUrl(input: string): string {
+  return input.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const packageVersion: string = require('../../package.json').version;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const e = cleanEnv(
+    env,
+    {
+      NODE_ENV: str({ choices: ['development', 'test', 'production'], default: 'development' }),
+      PORT: port({ default: 3000 }),
+      DATABASE_URL: postgresUrl({ default: 'postgres://postgres@127.0.0.1:5432/property_ops' }),
+      REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
+      REDIS_PREFIX: str({ default: 'pop' }),
+      ERRORS_BASE_URL: url({ default: 'https://errors.property-ops.example/problems' }),
+      PUBLIC_BASE_URL: url({ default: 'http://localhost:3000' }),
+      LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
+      CURSOR_SECRET: str({ default: '' }),
+      ALLOW_PRIVATE_URLS: bool({ default: false }),
+      RATE_LIMIT_PER_SECOND: positiveInt({ default: 50 }),
+      RATE_LIMIT_BURST: positiveInt({ default: 100 }),
+      RATE_LIMIT_PER_DAY: positiveInt({ default: 30000 }),
+      IDEMPOTENCY_TTL_HOURS: positiveInt({ default: 24 }),
+      BLOB_STORAGE_DIR: str({ default: './var/blobs' }),
+      WEBHOOK_TIMEOUT_MS: positiveInt({ default: 10000 }),
+      WEBHOOK_RETRY_BASE_MS: positiveInt({ default: 30000 }),
+      WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt({ default: 10 }),
+    },
+    { reporter: throwFirstError },
+  );
+
+  const isProduction = e.NODE_ENV === 'production';
+  if (isProduction && e.ALLOW_PRIVATE_URLS) {
+    throw new ConfigError('ALLOW_PRIVATE_URLS: must not be true when NODE_ENV=production');
+  }
+  if (isProduction && e.CURSOR_SECRET.length < 16) {
+    throw new ConfigError('CURSOR_SECRET: must be set to at least 16 characters when NODE_ENV=production');
+  }
+  if (e.RATE_LIMIT_BURST < e.RATE_LIMIT_PER_SECOND) {
+    throw new ConfigError(`RATE_LIMIT_BURST: must be at least RATE_LIMIT_PER_SECOND (${e.RATE_LIMIT_PER_SECOND}), got ${e.RATE_LIMIT_BURST}`);
+  }
+
+  return Object.freeze({
+    nodeEnv: e.NODE_ENV as AppConfig['nodeEnv'],
+    isProduction,
+    version: packageVersion,
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    errorsBaseUrl: e.ERRORS_BASE_URL.replace(/\/+$/, ''),
+    publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    cursorSecret: e.CURSOR_SECRET || 'development-cursor-secret',
+    allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
+    rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST, perDay: e.RATE_LIMIT_PER_DAY },
+    idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
+    blobStorageDir: e.BLOB_STORAGE_DIR,
+    webhook: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      concurrencyPerSubscription: e.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION,
+    },
+  });
+}
+
+function throwFirstError({ errors }: { errors: Partial<Record<string, Error>> }): void {
+  const [name, error] = Object.entries(errors)[0] ?? [];
+  if (!name || !error) return;
+  const reason = error.name === 'EnvMissingError' ? 'is required but missing' : error.message.trim() || 'is invalid';
+  throw new ConfigError(`${name}: ${reason}`);
+}
+
+/** Loads config or ends the process with one line naming the variable that is wrong. */
+export function loadConfigOrExit(): AppConfig {
+  try {
+    readDotEnv({ quiet: true });
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Configuration error: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,15 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export const PLANS = ['basic', 'pro', 'business'] as const;
+export type Plan = (typeof PLANS)[number];
+export type SubscriptionStatus = 'active' | 'inactive';
+
+@Entity('accounts')
+export class AccountEntity {
+  @PrimaryColumn({ type: 'text' }) id: string;
+  @Column({ type: 'text' }) name: string;
+  @Column({ type: 'text' }) plan: Plan;
+  @Column({ name: 'subscription_status', type: 'text' }) subscriptionStatus: SubscriptionStatus;
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
+}

@@ -1,0 +1,13 @@
+import { DomainError } from '../../platform/errors/domain-error';
+
+export class InvalidApiKeyError extends DomainError {
+  constructor() {
+    super('unauthenticated', 'unauthorized', 'Missing or invalid x-api-key');
+  }
+}
+
+export class SubscriptionInactiveError extends DomainError {
+  constructor() {
+    super('forbidden', 'subscription_inactive', 'The account subscription is inactive or its plan does not include API access');
+  }
+}

@@ -1,0 +1,32 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Plan, SubscriptionStatus } from './account.entity';
+
+const KEY_PREFIX = 'popk_';
+
+/** A new secret key: a recognisable prefix (for secret scanners) and 256 random bits. */
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+/** Keys carry 256 bits of entropy, so a fast hash is enough and keeps lookups cheap. */
+export function hashApiKey(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+/** Cheap shape check, so garbage never reaches the database. */
+export function looksLikeApiKey(value: unknown): value is string {
+  return typeof value === 'string' && value.length >= 16 && value.length <= 200 && /^[\x21-\x7e]+$/.test(value);
+}
+
+const PLANS_WITH_API: ReadonlySet<Plan> = new Set(['pro', 'business']);
+
+export function hasApiAccess(plan: Plan, status: SubscriptionStatus): boolean {
+  return status === 'active' && PLANS_WITH_API.has(plan);
+}
+
+/** last_used_at is informational; writing it at most once a minute keeps auth read-only on the hot path. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function shouldTouchLastUsed(lastUsedAt: Date | null, now: Date): boolean {
+  return !lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS;
+}

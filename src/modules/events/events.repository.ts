@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { EventEntity } from './event.entity';
+
+/**
+ * Event-log queries. The feed is ordered by (writing transaction id, id) and only
+ * shows rows of transactions older than every transaction still running
+ * (pg_snapshot_xmin). An event that commits late therefore can never appear
+ * behind a cursor a client already holds: polling with `after` loses nothing.
+ */
+@Injectable()
+export class EventsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(manager: EntityManager, event: Omit<EventEntity, 'createdAt' | 'dispatchedAt'>): Promise<EventEntity> {
+    const [row] = await manager.query(
+      `INSERT INTO events (id, account_id, event_name, client_request_id, api_request_id, results)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING created_at`,
+      [event.id, event.accountId, event.eventName, event.clientRequestId, event.apiRequestId, JSON.stringify(event.results)],
+    );
+    return Object.assign(new EventEntity(), event, { createdAt: row.created_at, dispatchedAt: null });
+  }
+
+  /** The feed position of an event of this account, or undefined when it does not exist (anymore). */
+  async positionOf(accountId: string, eventId: string): Promise<{ txId: string; id: string } | undefined> {
+    const [row] = await this.dataSource.query(`SELECT tx_id::text AS tx_id, id FROM events WHERE account_id = $1 AND id = $2`, [accountId, eventId]);
+    return row ? { txId: row.tx_id, id: row.id } : undefined;
+  }
+
+  async listAfter(accountId: string, after: { txId: string; id: string } | undefined, take: number): Promise<EventEntity[]> {
+    const params: unknown[] = [accountId, take];
+    let keyset = '';
+    if (after) {
+      params.push(after.txId, after.id);
+      keyset = 'AND (tx_id, id) > ($3::xid8, $4)';
+    }
+    const rows = await this.dataSource.query(
+      `SELECT id, account_id, event_name, client_request_id, api_request_id, results, created_at
+         FROM events
+        WHERE account_id = $1 AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) ${keyset}
+        ORDER BY tx_id, id
+        LIMIT $2`,
+      params,
+    );
+    return rows.map((r: Record<string, unknown>) =>
+      Object.assign(new EventEntity(), {
+        id: r.id,
+        accountId: r.account_id,
+        eventName: r.event_name,
+        clientRequestId: r.client_request_id,
+        apiRequestId: r.api_request_id,
+        results: r.results,
+        createdAt: r.created_at,
+      }),
+    );
+  }
+}

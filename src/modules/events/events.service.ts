@@ -1,0 +1,56 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Tx } from '../../platform/database/unit-of-work';
+import { newId } from '../../platform/ids/ids';
+import { InvalidCursorError } from '../../platform/pagination/cursor';
+import { Page, toPage } from '../../platform/pagination/page';
+import { EventEntity } from './event.entity';
+import { EventResponse, toEventResponse } from './event.response';
+import { EventsRepository } from './events.repository';
+
+export type CommittedEventsListener = (events: EventEntity[]) => Promise<void> | void;
+
+/**
+ * The event log: modules publish inside their transaction (the outbox row commits
+ * with the change), listeners such as webhook dispatch hear of it after commit, and
+ * accounts read it back through the feed.
+ */
+@Injectable()
+export class EventsService {
+  private readonly logger = new Logger(EventsService.name);
+  private readonly listeners: CommittedEventsListener[] = [];
+
+  constructor(private readonly repository: EventsRepository) {}
+
+  /** Subscribes to events right after their transaction commits (a fast path; the worker's sweep is the guarantee). */
+  onCommitted(listener: CommittedEventsListener): void {
+    this.listeners.push(listener);
+  }
+
+  async publish(tx: Tx, eventName: string, results: unknown[]): Promise<EventEntity> {
+    const event = await this.repository.insert(tx.manager, {
+      id: newId('event'),
+      accountId: tx.ctx.accountId,
+      eventName,
+      clientRequestId: tx.ctx.clientRequestId,
+      apiRequestId: tx.ctx.requestId,
+      results,
+    });
+    if (this.listeners.length > 0) {
+      tx.afterCommit(() => Promise.all(this.listeners.map((listener) => listener([event]))));
+    }
+    return event;
+  }
+
+  /** GET /v1/events: the account's events oldest first; `after` is the last id of the previous page. */
+  async feed(accountId: string, after: string | undefined, limit: number): Promise<Page<EventResponse>> {
+    let position: { txId: string; id: string } | undefined;
+    if (after !== undefined) {
+      position = await this.repository.positionOf(accountId, after);
+      if (!position) {
+        throw new InvalidCursorError(`after=${after} is not an event of this account (it may be older than the 90-day retention); restart the feed without it`);
+      }
+    }
+    const rows = await this.repository.listAfter(accountId, position, limit + 1);
+    return toPage(rows, limit, toEventResponse, (row) => row.id);
+  }
+}

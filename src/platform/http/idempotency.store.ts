@@ -1,0 +1,92 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { ConflictError, DomainError } from '../errors/domain-error';
+import { IdempotencyClaim } from './request-context';
+
+export type ClaimOutcome =
+  | { kind: 'claimed'; lockToken: string }
+  | { kind: 'replay'; status: number; body: unknown };
+
+/** An in-progress claim older than this is taken to be abandoned (its process died). */
+const ABANDONED_AFTER_SECONDS = 60;
+
+/**
+ * Idempotency records in PostgreSQL. A key is claimed in its own short statement
+ * (so a concurrent duplicate sees it at once), completed inside the use case's
+ * transaction (so the response is stored exactly when the resource is), and
+ * released when the request fails.
+ */
+@Injectable()
+export class IdempotencyStore {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async claim(accountId: string, key: string, fingerprint: string): Promise<ClaimOutcome> {
+    const lockToken = randomUUID();
+    const claimed: unknown[] = await this.dataSource.query(
+      `INSERT INTO idempotency_keys (account_id, key, fingerprint, lock_token, locked_at, expires_at)
+       VALUES ($1, $2, $3, $4, now(), now() + make_interval(hours => $5))
+       ON CONFLICT (account_id, key) DO UPDATE
+         SET fingerprint = EXCLUDED.fingerprint, lock_token = EXCLUDED.lock_token, locked_at = now(),
+             expires_at = EXCLUDED.expires_at, response_status = NULL, response_body = NULL, completed_at = NULL
+       WHERE idempotency_keys.expires_at < now()
+          OR (idempotency_keys.completed_at IS NULL AND idempotency_keys.locked_at < now() - make_interval(secs => $6))
+       RETURNING 1`,
+      [accountId, key, fingerprint, lockToken, this.config.idempotencyTtlHours, ABANDONED_AFTER_SECONDS],
+    );
+    if (claimed.length > 0) return { kind: 'claimed', lockToken };
+
+    const [existing] = await this.dataSource.query(
+      `SELECT fingerprint, response_status, response_body, completed_at FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
+      [accountId, key],
+    );
+    if (!existing) return this.claim(accountId, key, fingerprint); // released between our two statements
+    if (existing.fingerprint !== fingerprint) {
+      throw new DomainError(
+        'unprocessable',
+        'idempotencyKeyReused',
+        'This Idempotency-Key was already used with a different request; use a new key for a new request',
+      );
+    }
+    if (!existing.completed_at) {
+      throw new DomainError(
+        'conflict',
+        'idempotencyKeyInProgress',
+        'A request with this Idempotency-Key is still being processed; retry after it completes',
+      );
+    }
+    return { kind: 'replay', status: existing.response_status, body: existing.response_body };
+  }
+
+  /** Called inside the use case's transaction: the stored response commits with the resource. */
+  async complete(manager: EntityManager, claim: IdempotencyClaim, body: unknown): Promise<void> {
+    const updated: [unknown[], number] = await manager.query(
+      `UPDATE idempotency_keys SET response_status = $4, response_body = $5, completed_at = now()
+        WHERE account_id = $1 AND key = $2 AND lock_token = $3 AND completed_at IS NULL`,
+      [claim.accountId, claim.key, claim.lockToken, claim.responseStatus, JSON.stringify(body ?? null)],
+    );
+    if (updated[1] !== 1) throw new ConflictError('The Idempotency-Key was taken over by another request; nothing was changed');
+  }
+
+  /** Frees the key after a failed request, so the client may retry with it. */
+  async release(claim: IdempotencyClaim): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND lock_token = $3 AND completed_at IS NULL`,
+      [claim.accountId, claim.key, claim.lockToken],
+    );
+  }
+
+  /** Retention: expired records are only kept for replays, so they can go. */
+  async deleteExpired(batchSize = 1000): Promise<number> {
+    const result: [unknown[], number] = await this.dataSource.query(
+      `DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at < now() LIMIT $1)`,
+      [batchSize],
+    );
+    return result[1];
+  }
+}

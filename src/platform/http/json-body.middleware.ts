@@ -1,0 +1,49 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import { json } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { DomainError } from '../errors/domain-error';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+const parseJson = json({ limit: MAX_BODY_BYTES, type: JSON_TYPES, strict: false });
+
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/** Maps body-parser's failures to domain errors, so the filter renders them like any other. */
+function toDomainError(error: { type?: string; message?: string }): DomainError {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new DomainError('invalid', 'malformedJson', `The request body is not valid JSON: ${error.message ?? ''}`.trim());
+    case 'entity.too.large':
+      return new DomainError('payload_too_large', 'payloadTooLarge', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes`);
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new DomainError('unsupported_media_type', 'unsupportedMediaType', error.message ?? 'Unsupported body encoding');
+    default:
+      return new DomainError('invalid', 'badRequest', 'The request body could not be read');
+  }
+}
+
+/**
+ * Request bodies are JSON (spec convention 1). A body of any other type is a 415,
+ * malformed JSON a 400 and an oversized body a 413, all as problem documents.
+ */
+@Injectable()
+export class JsonBodyMiddleware implements NestMiddleware {
+  use(req: Request, res: Response, next: NextFunction): void {
+    if (!hasBody(req)) return next();
+    if (!req.is(JSON_TYPES)) {
+      return next(
+        new DomainError(
+          'unsupported_media_type',
+          'unsupportedMediaType',
+          `Content-Type ${req.headers['content-type'] ?? '(none)'} is not supported; send application/json`,
+        ),
+      );
+    }
+    parseJson(req, res, (error?: unknown) => next(error ? toDomainError(error as { type?: string }) : undefined));
+  }
+}

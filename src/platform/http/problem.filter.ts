@@ -1,0 +1,56 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { APP_CONFIG } from '../../config/config.module';
+import { AppConfig } from '../../config/config';
+import { DomainError } from '../errors/domain-error';
+import { buildProblem, PROBLEM_CONTENT_TYPE, ProblemInput, STATUS_BY_KIND } from './problem';
+import { assignRequestId } from './request-id';
+
+type Rendered = Omit<ProblemInput, 'instance' | 'requestId'> & { headers?: Record<string, string> };
+
+const INTERNAL: Rendered = { status: 500, code: 'internal', detail: 'The server failed to complete the request; the failure has been logged' };
+
+/**
+ * The one place that turns any error, ours or the framework's, into a problem
+ * document. Unexpected errors become a bare 500: the stack goes to the log, never
+ * to the client.
+ */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ProblemFilter');
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const rendered = this.render(error, req);
+
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const problem = buildProblem(this.config.errorsBaseUrl, {
+      ...rendered,
+      instance: req.originalUrl.split('?')[0],
+      requestId: assignRequestId(req, res),
+    });
+    for (const [name, value] of Object.entries(rendered.headers ?? {})) res.setHeader(name, value);
+    res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
+  }
+
+  private render(error: unknown, req: Request): Rendered {
+    if (error instanceof DomainError) {
+      return { status: STATUS_BY_KIND[error.kind], code: error.code, detail: error.message, extras: error.extras, headers: error.headers };
+    }
+    if (error instanceof HttpException && error.getStatus() < 500) {
+      const status = error.getStatus();
+      if (status === 404) return { status, code: 'notFound', detail: `No route matches ${req.method} ${req.path}` };
+      // Express maps a malformed percent-encoding in the path to a 400 URIError.
+      return { status, code: status === 400 ? 'badRequest' : 'httpError', detail: error.message };
+    }
+    this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    return INTERNAL;
+  }
+}

@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9\-_.:+/=]{1,200}$/;
+
+/** The client's x-request-id when it is well formed, a fresh one otherwise. */
+export function chooseRequestId(clientValue: string | string[] | undefined): string {
+  return typeof clientValue === 'string' && CLIENT_REQUEST_ID.test(clientValue) ? clientValue : randomUUID();
+}
+
+/**
+ * Used as pino-http's genReqId, the first thing every request meets: it fixes the
+ * request id once, echoes it on the response, and every log line and problem reuses it.
+ */
+export function assignRequestId(req: IncomingMessage & { id?: unknown }, res: ServerResponse): string {
+  if (typeof req.id === 'string') return req.id;
+  const id = chooseRequestId(req.headers[REQUEST_ID_HEADER]);
+  req.id = id;
+  res.setHeader(REQUEST_ID_HEADER, id);
+  return id;
+}

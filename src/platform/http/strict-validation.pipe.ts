@@ -1,0 +1,34 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { ValidationError } from '../errors/domain-error';
+import { toValidationError } from './validation-issues';
+
+const PRIMITIVES = new Set<unknown>([String, Number, Boolean, Array, Object]);
+
+/**
+ * The global pipe for @Body() and @Query() DTO classes: strict (unknown fields at
+ * any depth are rejected), no implicit type coercion (query DTOs convert explicitly),
+ * and every failure becomes a ValidationError with a pointer per field.
+ */
+@Injectable()
+export class StrictValidationPipe implements PipeTransform {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const { metatype, type } = metadata;
+    if ((type !== 'body' && type !== 'query') || !metatype || PRIMITIVES.has(metatype)) return value;
+
+    const input = value ?? {};
+    if (typeof input !== 'object' || Array.isArray(input)) {
+      throw ValidationError.field('#', 'The request body must be a JSON object');
+    }
+    const instance = plainToInstance(metatype, input, { enableImplicitConversion: false, exposeDefaultValues: true }) as object;
+    const errors = await validate(instance, {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      validationError: { target: false, value: true },
+    });
+    if (errors.length > 0) throw toValidationError(errors, type);
+    return instance;
+  }
+}

@@ -1,0 +1,63 @@
+import type { ValidationError as ClassValidatorError } from 'class-validator';
+import { FieldIssue, ValidationError } from '../errors/domain-error';
+
+type PathSegment = string | number;
+
+interface LeafIssue {
+  path: PathSegment[];
+  unknownField: boolean;
+  messages: string[];
+}
+
+/** `taskGroups[0].tasks[1].colour` */
+export function displayPath(path: PathSegment[]): string {
+  return path.reduce<string>((text, seg) => (typeof seg === 'number' ? `${text}[${seg}]` : text ? `${text}.${seg}` : seg), '');
+}
+
+/** `#/taskGroups/0/tasks/1/colour` (RFC 6901, with ~ and / escaped). */
+export function jsonPointer(path: PathSegment[]): string {
+  return '#' + path.map((seg) => '/' + String(seg).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
+function collect(errors: ClassValidatorError[], parentPath: PathSegment[], parentIsArray: boolean, out: LeafIssue[]): void {
+  for (const error of errors) {
+    const segment = parentIsArray && /^\d+$/.test(error.property) ? Number(error.property) : error.property;
+    const path = [...parentPath, segment];
+    const constraints = error.constraints ?? {};
+    if (constraints.whitelistValidation) {
+      out.push({ path, unknownField: true, messages: [] });
+    } else if (Object.keys(constraints).length > 0) {
+      // class-validator starts each message with the bare property name; show the full path instead.
+      const messages = Object.values(constraints).map((m) =>
+        m.startsWith(`${error.property} `) ? `${displayPath(path)}${m.slice(error.property.length)}` : m,
+      );
+      out.push({ path, unknownField: false, messages });
+    }
+    if (error.children?.length) collect(error.children, path, Array.isArray(error.value), out);
+  }
+}
+
+/**
+ * Turns class-validator's error tree into the one error the API answers with:
+ * unknown fields win (code objectStrict, every offending path named), otherwise
+ * validationFailed with one entry per failing field.
+ */
+export function toValidationError(errors: ClassValidatorError[], where: 'body' | 'query'): ValidationError {
+  const leaves: LeafIssue[] = [];
+  collect(errors, [], false, leaves);
+  const noun = where === 'query' ? 'query parameter' : 'field';
+
+  const unknown = leaves.filter((l) => l.unknownField);
+  if (unknown.length > 0) {
+    const names = unknown.map((l) => displayPath(l.path));
+    const issues: FieldIssue[] = unknown.map((l) => ({
+      pointer: jsonPointer(l.path),
+      detail: `Unknown ${noun} ${displayPath(l.path)} is not allowed`,
+    }));
+    const label = names.length === 1 ? `Unknown ${noun}` : `Unknown ${noun}s`;
+    return new ValidationError(`${label}: ${names.join(', ')}`, issues, 'objectStrict');
+  }
+
+  const issues: FieldIssue[] = leaves.map((l) => ({ pointer: jsonPointer(l.path), detail: l.messages.join('; ') }));
+  return new ValidationError(`Invalid ${where === 'query' ? 'query parameters' : 'request body'}: ${issues.map((i) => i.detail).join('; ')}`, issues);
+}

@@ -1,0 +1,39 @@
+import { monotonicFactory } from 'ulid';
+
+/**
+ * Every id the service mints: a resource prefix and a ULID. ULIDs sort by creation
+ * time (monotonic within a millisecond in one process), so ordering by id is ordering
+ * by creation, and keyset pagination on id needs no second column.
+ */
+export const ID_PREFIX = {
+  account: 'acct',
+  apiKey: 'key',
+  property: 'prop',
+  picture: 'pic',
+  checklist: 'chk',
+  taskGroup: 'tgrp',
+  task: 'task',
+  booking: 'bk',
+  reminder: 'rem',
+  jobRequest: 'job',
+  comment: 'cmt',
+  subscription: 'sub',
+  delivery: 'whd',
+  event: 'evt',
+  request: 'req',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIX;
+
+const nextUlid = monotonicFactory();
+
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIX[kind]}_${nextUlid()}`;
+}
+
+const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
+
+/** True when the value has the shape of an id of that kind (a cheap guard before a lookup). */
+export function isIdOf(kind: IdKind, value: unknown): value is string {
+  return typeof value === 'string' && new RegExp(`^${ID_PREFIX[kind]}_${ULID_PATTERN}$`).test(value);
+}

@@ -1,0 +1,31 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Params } from 'nestjs-pino';
+import { AppConfig } from '../config/config';
+import { assignRequestId } from './http/request-id';
+import type { ApiRequest } from './http/request-context';
+
+/**
+ * Structured JSON logs (pino): one line per request with request id, account id,
+ * route, status and duration. Keys, secrets and signatures never reach a log:
+ * request headers are not logged at all, and bodies never are.
+ */
+export function loggerParams(config: AppConfig, processName: 'api' | 'worker' | 'cli'): Params {
+  return {
+    pinoHttp: {
+      level: config.logLevel,
+      base: { process: processName, version: config.version },
+      genReqId: (req: IncomingMessage, res: ServerResponse) => assignRequestId(req, res),
+      customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
+      customProps: (req: IncomingMessage) => ({ accountId: (req as ApiRequest).caller?.accountId }),
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
+      customSuccessMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
+      customErrorMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      redact: { paths: ['req.headers', 'headers["x-api-key"]', '*.signingSecret', '*.apiKey'], remove: true },
+      quietReqLogger: true,
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { DEFAULT_LIMIT, MAX_LIMIT } from './page';
+
+/** `?limit=` 1-100, default 50. Extend this for lists with more filters. */
+export class LimitQueryDto {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be an integer' })
+  @Min(1)
+  @Max(MAX_LIMIT)
+  limit: number = DEFAULT_LIMIT;
+}
+
+/** `?cursor=&limit=` for keyset-paginated lists. */
+export class ListQueryDto extends LimitQueryDto {
+  @IsOptional()
+  @IsString()
+  @Length(1, 512)
+  cursor?: string;
+}

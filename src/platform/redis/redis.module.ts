@@ -1,0 +1,25 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+
+export const REDIS = Symbol('REDIS');
+
+/** Options every ioredis connection of ours shares (BullMQ requires maxRetriesPerRequest null). */
+export function createRedis(config: Pick<AppConfig, 'redisUrl'>): Redis {
+  return new Redis(config.redisUrl, { maxRetriesPerRequest: null, enableOfflineQueue: true, lazyConnect: false });
+}
+
+/** One shared command connection per process (rate limits, health). Queues open their own. */
+@Global()
+@Module({
+  providers: [{ provide: REDIS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createRedis(config) }],
+  exports: [REDIS],
+})
+export class RedisModule implements OnApplicationShutdown {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

@@ -1,0 +1,47 @@
+import { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import TestAgent from 'supertest/lib/agent';
+import { AppConfig, loadConfig } from '../../src/config/config';
+import { createHttpApp } from '../../src/http-app';
+import { AccountsService } from '../../src/modules/auth/accounts.service';
+import { Plan } from '../../src/modules/auth/account.entity';
+
+export interface TestApp {
+  app: INestApplication;
+  config: AppConfig;
+  /** Unauthenticated client. */
+  http: TestAgent;
+  close(): Promise<void>;
+}
+
+/** Boots the real API (same factory as src/main.ts) against the run's database and Redis. */
+export async function startApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({ ...process.env, ...overrides });
+  const app = await createHttpApp(config);
+  await app.listen(0, '127.0.0.1');
+  return { app, config, http: request(app.getHttpServer()), close: () => app.close() };
+}
+
+export interface TestAccount {
+  accountId: string;
+  apiKeyId: string;
+  apiKey: string;
+}
+
+export async function createAccount(app: TestApp, options: { plan?: Plan; active?: boolean; name?: string } = {}): Promise<TestAccount> {
+  return app.app.get(AccountsService).createAccount({
+    name: options.name ?? 'Test account',
+    plan: options.plan ?? 'pro',
+    active: options.active ?? true,
+  });
+}
+
+type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+/** A client that sends the account's key on every call: `api.get('/v1/events')`. */
+export function clientFor(app: TestApp, account: Pick<TestAccount, 'apiKey'>) {
+  const call = (method: Method) => (path: string) => request(app.app.getHttpServer())[method](path).set('x-api-key', account.apiKey);
+  return { get: call('get'), post: call('post'), patch: call('patch'), put: call('put'), delete: call('delete') };
+}
+
+export type ApiClient = ReturnType<typeof clientFor>;

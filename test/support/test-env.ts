@@ -1,0 +1,36 @@
+/**
+ * The environment every end-to-end test process shares. The run owns one database
+ * and one Redis key prefix, both named after the run, so parallel runs never meet.
+ */
+export const TEST_RUN_ID = process.env.TEST_RUN_ID ?? `${process.pid}`;
+
+export function testDatabaseUrl(runId: string): string {
+  const base = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  base.pathname = `/property_ops_test_${runId}`;
+  return base.toString();
+}
+
+export function assertTestDatabase(url: string): void {
+  const name = new URL(url).pathname.slice(1);
+  if (!name.includes('test')) throw new Error(`Refusing to run tests against database "${name}": its name must contain "test"`);
+}
+
+export function testEnvironment(runId: string): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    TEST_RUN_ID: runId,
+    DATABASE_URL: testDatabaseUrl(runId),
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `pop-test-${runId}`,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    CURSOR_SECRET: 'test-cursor-secret',
+    ALLOW_PRIVATE_URLS: 'true',
+    // Generous limits so ordinary tests never trip them; the rate-limit tests set their own.
+    RATE_LIMIT_PER_SECOND: '1000',
+    RATE_LIMIT_BURST: '2000',
+    RATE_LIMIT_PER_DAY: '1000000',
+    WEBHOOK_RETRY_BASE_MS: '200',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    BLOB_STORAGE_DIR: `${require('node:os').tmpdir()}/property-ops-test-${runId}/blobs`,
+  };
+}
