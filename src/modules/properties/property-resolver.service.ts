@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { Tx } from '../../platform/database/unit-of-work';
+import { FieldIssue, NotFoundError, ValidationError } from '../../platform/errors/domain-error';
+
+/** How a dependent request names its property (spec convention 9): exactly one of the two. */
+export interface PropertyReference {
+  propertyId?: string;
+  sourcePropertyId?: string;
+}
+
+export interface ResolvedProperty {
+  propertyId: string;
+  sourceId: string;
+}
+
+/** What a dependent module does to its rows when a property is deleted; throw a DomainError to refuse. */
+export type PropertyDeletionHook = (tx: Tx, property: ResolvedProperty) => Promise<void>;
+
+/**
+ * The one way dependents (pictures, checklists, bookings, jobs) turn a request's
+ * propertyId / sourcePropertyId into the account's property, and the place they
+ * register what happens to their rows when the property goes away.
+ */
+@Injectable()
+export class PropertyResolver {
+  private readonly deletionHooks: PropertyDeletionHook[] = [];
+
+  /**
+   * Exactly one of propertyId / sourcePropertyId (neither or both → 400); unknown or
+   * another account's → 404 naming the identifier. Takes FOR KEY SHARE on the row so a
+   * concurrent property delete (FOR UPDATE) waits for this transaction, and a resolve
+   * that waited on a delete sees the row gone (404) instead of inserting an orphan.
+   */
+  async resolve(tx: Tx, ref: PropertyReference): Promise<ResolvedProperty> {
+    const hasId = ref.propertyId !== undefined && ref.propertyId !== null;
+    const hasSource = ref.sourcePropertyId !== undefined && ref.sourcePropertyId !== null;
+    if (hasId === hasSource) {
+      const detail = hasId
+        ? 'Send either propertyId or sourcePropertyId, not both'
+        : 'One of propertyId or sourcePropertyId is required';
+      const errors: FieldIssue[] = [
+        { pointer: '#/propertyId', detail },
+        { pointer: '#/sourcePropertyId', detail },
+      ];
+      throw new ValidationError(detail, errors);
+    }
+    const [column, field, value] = hasId
+      ? (['id', 'propertyId', ref.propertyId as string] as const)
+      : (['source_id', 'sourcePropertyId', ref.sourcePropertyId as string] as const);
+    const rows: Array<{ id: string; source_id: string }> = await tx.manager.query(
+      `SELECT id, source_id FROM properties WHERE account_id = $1 AND ${column} = $2 FOR KEY SHARE`,
+      [tx.ctx.accountId, value],
+    );
+    if (rows.length === 0) throw new NotFoundError(`Property with ${field}`, value);
+    return { propertyId: rows[0].id, sourceId: rows[0].source_id };
+  }
+
+  /** Registered once at module start (onModuleInit) by each dependent module. */
+  onDelete(hook: PropertyDeletionHook): void {
+    this.deletionHooks.push(hook);
+  }
+
+  /** Called by PropertiesService inside the delete's transaction, after the row is locked FOR UPDATE. */
+  async runDeletionHooks(tx: Tx, property: ResolvedProperty): Promise<void> {
+    for (const hook of this.deletionHooks) await hook(tx, property);
+  }
+}
