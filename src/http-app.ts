@@ -1,13 +1,18 @@
-import { INestApplication } from '@nestjs/common';
+import { DynamicModule, INestApplication, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/config';
 
+/** Root that adds modules beside AppModule (tests mount probe controllers this way). */
+@Module({})
+class HttpRootModule {}
+
 /** Builds the API application; shared by src/main.ts and the end-to-end tests. */
-export async function createHttpApp(config: AppConfig): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, bufferLogs: true });
+export async function createHttpApp(config: AppConfig, extraModules: Array<Type | DynamicModule> = []): Promise<INestApplication> {
+  const root = extraModules.length ? { module: HttpRootModule, imports: [AppModule.forRoot(config), ...extraModules] } : AppModule.forRoot(config);
+  const app = await NestFactory.create<NestExpressApplication>(root, { bodyParser: false, bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('query parser', 'simple');

@@ -1,4 +1,4 @@
-import { INestApplication } from '@nestjs/common';
+import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { AppConfig, loadConfig } from '../../src/config/config';
@@ -14,10 +14,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Boots the real API (same factory as src/main.ts) against the run's database and Redis. */
-export async function startApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * Boots the real API (same factory as src/main.ts) against the run's database and Redis.
+ * `extraModules` mounts test-only modules (e.g. test/support/probe.module.ts) beside the app's.
+ */
+export async function startApp(overrides: Record<string, string> = {}, extraModules: Array<Type | DynamicModule> = []): Promise<TestApp> {
   const config = loadConfig({ ...process.env, ...overrides });
-  const app = await createHttpApp(config);
+  const app = await createHttpApp(config, extraModules);
   await app.listen(0, '127.0.0.1');
   return { app, config, http: request(app.getHttpServer()), close: () => app.close() };
 }
