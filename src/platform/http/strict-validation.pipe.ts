@@ -2,7 +2,7 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { ValidationError } from '../errors/domain-error';
-import { toValidationError } from './validation-issues';
+import { droppedKeyPaths, toValidationError } from './validation-issues';
 
 const PRIMITIVES = new Set<unknown>([String, Number, Boolean, Array, Object]);
 
@@ -17,8 +17,9 @@ export class StrictValidationPipe implements PipeTransform {
     const { metatype, type } = metadata;
     if ((type !== 'body' && type !== 'query') || !metatype || PRIMITIVES.has(metatype)) return value;
 
-    const input = value ?? {};
-    if (typeof input !== 'object' || Array.isArray(input)) {
+    // No body at all reads as {}; a JSON null body is a value, and not an object.
+    const input = value === undefined ? {} : value;
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) {
       throw ValidationError.field('#', 'The request body must be a JSON object');
     }
     const instance = plainToInstance(metatype, input, { enableImplicitConversion: false, exposeDefaultValues: true }) as object;
@@ -28,7 +29,8 @@ export class StrictValidationPipe implements PipeTransform {
       forbidUnknownValues: true,
       validationError: { target: false, value: true },
     });
-    if (errors.length > 0) throw toValidationError(errors, type);
+    const dropped = droppedKeyPaths(input);
+    if (errors.length > 0 || dropped.length > 0) throw toValidationError(errors, type, dropped);
     return instance;
   }
 }

@@ -38,13 +38,37 @@ function collect(errors: ClassValidatorError[], parentPath: PathSegment[], paren
 }
 
 /**
+ * Names that class-transformer silently drops while building a DTO (`__proto__`,
+ * `constructor`, anything Object.prototype has, like `toString`), so class-validator
+ * never sees them as unknown: found here, on the raw input, at any depth.
+ */
+const DROPPED_KEYS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+export function droppedKeyPaths(value: unknown, path: PathSegment[] = [], out: PathSegment[][] = []): PathSegment[][] {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => droppedKeyPaths(item, [...path, index], out));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      if (DROPPED_KEYS.has(key)) out.push([...path, key]);
+      else droppedKeyPaths(child, [...path, key], out);
+    }
+  }
+  return out;
+}
+
+/**
  * Turns class-validator's error tree into the one error the API answers with:
  * unknown fields win (code objectStrict, every offending path named), otherwise
  * validationFailed with one entry per failing field.
  */
-export function toValidationError(errors: ClassValidatorError[], where: 'body' | 'query'): ValidationError {
+export function toValidationError(errors: ClassValidatorError[], where: 'body' | 'query', droppedKeys: PathSegment[][] = []): ValidationError {
   const leaves: LeafIssue[] = [];
   collect(errors, [], false, leaves);
+  // A dropped key inside a field already reported as unknown adds nothing.
+  const reported = leaves.filter((l) => l.unknownField).map((l) => l.path);
+  for (const path of droppedKeys) {
+    if (!reported.some((prefix) => prefix.every((seg, i) => seg === path[i]))) leaves.push({ path, unknownField: true, messages: [] });
+  }
   const noun = where === 'query' ? 'query parameter' : 'field';
 
   const unknown = leaves.filter((l) => l.unknownField);
