@@ -1,11 +1,11 @@
-import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { ToInt } from '../http/query-transforms';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './page';
 
 /** `?limit=` 1-100, default 50. Extend this for lists with more filters. */
 export class LimitQueryDto {
   @IsOptional()
-  @Type(() => Number)
+  @ToInt()
   @IsInt({ message: 'limit must be an integer' })
   @Min(1)
   @Max(MAX_LIMIT)
