@@ -1,0 +1,81 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { EventsService } from '../events/events.service';
+
+export const WEBHOOK_DISPATCH_QUEUE = 'webhook-dispatch';
+export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
+export const WEBHOOK_MAINTENANCE_QUEUE = 'webhook-maintenance';
+
+/** Job data of the dispatch queue: one event (the job id is the event id). */
+export interface DispatchJobData {
+  eventId: string;
+}
+
+/** Job data of the delivery queue: `attempt` = attempts already made (0 = first), i.e. webhook-retry-count. */
+export interface DeliveryJobData {
+  deliveryId: string;
+  attempt: number;
+}
+
+// Finished jobs are removed so Redis does not grow with traffic; a few failed ones stay for inspection.
+const FINISHED = { removeOnComplete: true, removeOnFail: { count: 1000, age: 24 * 3600 } } as const;
+
+/**
+ * Producer side of the webhook engine, used by the API and the worker. Job ids make
+ * enqueueing idempotent while a job exists: the event id for dispatch, and
+ * `<deliveryId>.<attempt>` for an attempt, so an attempt is never queued twice.
+ * The database is the truth; the worker's sweep re-enqueues whatever was lost here.
+ */
+@Injectable()
+export class WebhookQueue implements OnModuleInit {
+  private readonly logger = new Logger(WebhookQueue.name);
+
+  constructor(
+    @InjectQueue(WEBHOOK_DISPATCH_QUEUE) private readonly dispatchQueue: Queue<DispatchJobData>,
+    @InjectQueue(WEBHOOK_DELIVERY_QUEUE) private readonly deliveryQueue: Queue<DeliveryJobData>,
+    private readonly events: EventsService,
+  ) {}
+
+  onModuleInit(): void {
+    // The fast path: dispatch right after the publishing transaction commits.
+    this.events.onCommitted((events) => this.enqueueDispatch(events.map((event) => event.id)));
+  }
+
+  /** Never throws: a lost enqueue is caught up by the sweep (undispatched events). */
+  async enqueueDispatch(eventIds: string[]): Promise<void> {
+    if (eventIds.length === 0) return;
+    try {
+      await this.dispatchQueue.addBulk(
+        eventIds.map((eventId) => ({ name: 'dispatch', data: { eventId }, opts: { jobId: eventId, ...FINISHED } })),
+      );
+    } catch (error) {
+      this.logger.warn(`enqueueing dispatch of ${eventIds.length} event(s) failed (the sweep will retry): ${(error as Error).message}`);
+    }
+  }
+
+  /** Never throws: a lost enqueue is caught up by the sweep (pending deliveries past their next_retry_at). */
+  async enqueueDelivery(deliveryId: string, options: { delayMs?: number; attempt?: number } = {}): Promise<void> {
+    await this.enqueueDeliveries([{ deliveryId, ...options }]);
+  }
+
+  async enqueueDeliveries(items: Array<{ deliveryId: string; delayMs?: number; attempt?: number }>): Promise<void> {
+    if (items.length === 0) return;
+    try {
+      await this.deliveryQueue.addBulk(
+        items.map(({ deliveryId, delayMs, attempt = 0 }) => ({
+          name: 'deliver',
+          data: { deliveryId, attempt },
+          opts: { jobId: deliveryJobId(deliveryId, attempt), delay: delayMs && delayMs > 0 ? delayMs : undefined, ...FINISHED },
+        })),
+      );
+    } catch (error) {
+      this.logger.warn(`enqueueing ${items.length} delivery attempt(s) failed (the sweep will retry): ${(error as Error).message}`);
+    }
+  }
+}
+
+/** BullMQ refuses ':' in custom ids; delivery ids are `whd_<ULID>`. */
+export function deliveryJobId(deliveryId: string, attempt: number): string {
+  return `${deliveryId}.${attempt}`;
+}
