@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { ChecklistEntity, StoredTaskGroup } from './checklist.entity';
+
+interface ChecklistRow {
+  id: string;
+  account_id: string;
+  property_id: string;
+  title: string;
+  description: string | null;
+  task_groups: StoredTaskGroup[];
+  disabled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = 'id, account_id, property_id, title, description, task_groups, disabled_at, created_at, updated_at';
+
+function toEntity(row: ChecklistRow): ChecklistEntity {
+  return Object.assign(new ChecklistEntity(), {
+    id: row.id,
+    accountId: row.account_id,
+    propertyId: row.property_id,
+    title: row.title,
+    description: row.description,
+    taskGroups: row.task_groups,
+    disabledAt: row.disabled_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
+}
+
+/** TypeORM answers UPDATE/DELETE with [rows, rowCount]; the other commands with the rows. */
+function returnedRows(result: unknown): ChecklistRow[] {
+  return Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as ChecklistRow[]) : (result as ChecklistRow[]);
+}
+
+/** Row locks a use case takes: FOR UPDATE before a change, FOR SHARE while copying into a job. */
+export type ChecklistLock = 'update' | 'share';
+
+/** Checklist queries; every one is scoped by account (another account's checklist simply does not match). */
+@Injectable()
+export class ChecklistsRepository {
+  async insert(
+    manager: EntityManager,
+    values: Pick<ChecklistEntity, 'id' | 'accountId' | 'propertyId' | 'title' | 'description' | 'taskGroups'>,
+  ): Promise<ChecklistEntity> {
+    const rows: ChecklistRow[] = await manager.query(
+      `INSERT INTO checklists (id, account_id, property_id, title, description, task_groups)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING ${COLUMNS}`,
+      [values.id, values.accountId, values.propertyId, values.title, values.description, JSON.stringify(values.taskGroups)],
+    );
+    return toEntity(rows[0]);
+  }
+
+  async findOne(manager: EntityManager, accountId: string, id: string, lock: ChecklistLock): Promise<ChecklistEntity | undefined> {
+    const rows: ChecklistRow[] = await manager.query(
+      `SELECT ${COLUMNS} FROM checklists WHERE account_id = $1 AND id = $2 FOR ${lock === 'update' ? 'UPDATE' : 'SHARE'}`,
+      [accountId, id],
+    );
+    return rows[0] ? toEntity(rows[0]) : undefined;
+  }
+
+  async findMany(manager: EntityManager, accountId: string, ids: string[], lock: ChecklistLock): Promise<ChecklistEntity[]> {
+    if (ids.length === 0) return [];
+    // Sorted so concurrent callers lock rows in the same order (no deadlock between two jobs).
+    const rows: ChecklistRow[] = await manager.query(
+      `SELECT ${COLUMNS} FROM checklists WHERE account_id = $1 AND id = ANY($2::text[])
+        ORDER BY id FOR ${lock === 'update' ? 'UPDATE' : 'SHARE'}`,
+      [accountId, ids],
+    );
+    return rows.map(toEntity);
+  }
+
+  async update(
+    manager: EntityManager,
+    accountId: string,
+    id: string,
+    values: Pick<ChecklistEntity, 'title' | 'description' | 'taskGroups'>,
+  ): Promise<ChecklistEntity> {
+    const rows = returnedRows(await manager.query(
+      `UPDATE checklists SET title = $3, description = $4, task_groups = $5::jsonb, updated_at = now()
+        WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [accountId, id, values.title, values.description, JSON.stringify(values.taskGroups)],
+    ));
+    return toEntity(rows[0]);
+  }
+
+  async disable(manager: EntityManager, accountId: string, id: string): Promise<ChecklistEntity> {
+    const rows = returnedRows(await manager.query(
+      `UPDATE checklists SET disabled_at = now(), updated_at = now()
+        WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [accountId, id],
+    ));
+    return toEntity(rows[0]);
+  }
+
+  /** Every checklist of the property, disabled ones included, oldest first. */
+  async listByProperty(manager: EntityManager, accountId: string, propertyId: string): Promise<ChecklistEntity[]> {
+    const rows: ChecklistRow[] = await manager.query(
+      `SELECT ${COLUMNS} FROM checklists WHERE account_id = $1 AND property_id = $2 ORDER BY id`,
+      [accountId, propertyId],
+    );
+    return rows.map(toEntity);
+  }
+
+  /** Deletes the property's checklists and returns them oldest first (for their checklist.delete events). */
+  async deleteByProperty(manager: EntityManager, accountId: string, propertyId: string): Promise<ChecklistEntity[]> {
+    const rows = returnedRows(await manager.query(
+      `DELETE FROM checklists WHERE account_id = $1 AND property_id = $2 RETURNING ${COLUMNS}`,
+      [accountId, propertyId],
+    ));
+    return rows.map(toEntity).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+}
