@@ -2,6 +2,7 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/c
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AppConfig } from './config/config';
 import { AuthModule } from './modules/auth/auth.module';
+import { ChecklistsModule } from './modules/checklists/checklists.module';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
@@ -21,7 +22,7 @@ export class AppModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config, 'api'), AuthModule, EventsModule, HealthModule, PropertiesModule],
+      imports: [PlatformModule.forRoot(config, 'api'), AuthModule, EventsModule, HealthModule, PropertiesModule, ChecklistsModule],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useClass: StrictValidationPipe },

@@ -1,0 +1,75 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { PropertyReferenceDto } from '../../properties/dto/property-reference.dto';
+import { CHECKLIST_LIMITS as L } from '../checklist.rules';
+
+export class TaskDto {
+  @IsOptional()
+  @IsString()
+  @Length(L.sourceIdMin, L.sourceIdMax)
+  sourceTaskId?: string | null;
+
+  @IsString()
+  @Length(L.labelMin, L.labelMax)
+  label: string;
+}
+
+/** A create-time group: tasks, or a picture-only step (sourcePictureUrl); the exactly-one rule is checklist.rules'. */
+export class CreateTaskGroupDto {
+  @IsString()
+  @Length(1, L.groupTitleMax)
+  title: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(L.sourceIdMin, L.sourceIdMax)
+  sourceTaskGroupId?: string | null;
+
+  @IsOptional()
+  @IsBoolean()
+  verificationRequired?: boolean | null;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(L.pictureUrlMax)
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: '$property must be an http or https URL' })
+  sourcePictureUrl?: string | null;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(L.tasksPerGroupMax)
+  @ValidateNested({ each: true })
+  @Type(() => TaskDto)
+  tasks?: TaskDto[] | null;
+}
+
+/** POST /v1/checklists (spec 2.3); propertyId / sourcePropertyId come from PropertyReferenceDto. */
+export class CreateChecklistDto extends PropertyReferenceDto {
+  @IsString()
+  @Length(1, L.titleMax)
+  title: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(L.descriptionMax)
+  description?: string | null;
+
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(L.taskGroupsMax)
+  @ValidateNested({ each: true })
+  @Type(() => CreateTaskGroupDto)
+  taskGroups: CreateTaskGroupDto[];
+}

@@ -1,0 +1,50 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsOptional, IsString, Length, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { CHECKLIST_LIMITS as L } from '../checklist.rules';
+import { TaskDto } from './create-checklist.dto';
+
+/** An explicit null is an error here (not "leave unchanged"): only an absent field skips validation. */
+const OptionalNotNull = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
+
+/**
+ * An update-time group (spec 4.4): tasks are required, and sourceTaskGroupId /
+ * sourcePictureUrl are not fields here, so sending them is an objectStrict 400.
+ */
+export class UpdateTaskGroupDto {
+  @IsString()
+  @Length(1, L.groupTitleMax)
+  title: string;
+
+  @IsOptional()
+  @IsBoolean()
+  verificationRequired?: boolean | null;
+
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(L.tasksPerGroupMax)
+  @ValidateNested({ each: true })
+  @Type(() => TaskDto)
+  tasks: TaskDto[];
+}
+
+/** PATCH /v1/checklists/{id}: any subset; taskGroups replaces the whole structure and re-mints every id. */
+export class UpdateChecklistDto {
+  @OptionalNotNull()
+  @IsString()
+  @Length(1, L.titleMax)
+  title?: string;
+
+  /** null clears the description. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(L.descriptionMax)
+  description?: string | null;
+
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(L.taskGroupsMax)
+  @ValidateNested({ each: true })
+  @Type(() => UpdateTaskGroupDto)
+  taskGroups?: UpdateTaskGroupDto[];
+}
