@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { config as readDotEnv } from 'dotenv';
 import { bool, cleanEnv, makeValidator, num, port, str, url } from 'envalid';
 
@@ -23,6 +25,8 @@ export interface AppConfig {
   idempotencyTtlHours: number;
   blobStorageDir: string;
   webhook: { timeoutMs: number; retryBaseMs: number; concurrencyPerSubscription: number };
+  /** Outbound downloads (property pictures): overall time-out and byte cap per download. */
+  download: { timeoutMs: number; maxBytes: number };
 }
 
 export class ConfigError extends Error {}
@@ -49,8 +53,16 @@ function redactUrl(input: string): string {
   return input.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const packageVersion: string = require('../../package.json').version;
+/** The deployed version (GET /v1/health): package.json's, found from here up (src/, dist/ and bench builds differ in depth). */
+function readPackageVersion(): string {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate)) return JSON.parse(readFileSync(candidate, 'utf8')).version;
+  }
+  return '0.0.0';
+}
+
+const packageVersion = readPackageVersion();
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const e = cleanEnv(
@@ -74,6 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       WEBHOOK_TIMEOUT_MS: positiveInt({ default: 10000 }),
       WEBHOOK_RETRY_BASE_MS: positiveInt({ default: 30000 }),
       WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt({ default: 10 }),
+      DOWNLOAD_TIMEOUT_MS: positiveInt({ default: 10000 }),
+      DOWNLOAD_MAX_BYTES: positiveInt({ default: 10485760 }),
     },
     { reporter: throwFirstError },
   );
@@ -110,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       concurrencyPerSubscription: e.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION,
     },
+    download: { timeoutMs: e.DOWNLOAD_TIMEOUT_MS, maxBytes: e.DOWNLOAD_MAX_BYTES },
   });
 }
 
