@@ -1,0 +1,31 @@
+import { PropertyPictureEntity } from './property-picture.entity';
+
+/** The address the service serves its stored copy at (a capability URL: the ULID is unguessable). */
+export function pictureContentUrl(publicBaseUrl: string, pictureId: string): string {
+  return `${publicBaseUrl}/v1/propertyPictures/${pictureId}/content`;
+}
+
+export interface PropertyPictureResponse {
+  pictureId: string;
+  propertyId: string;
+  sourceId: string;
+  sourceUrl: string;
+  /** Where the service serves its own copy; also listed in the property's pictureUrls. */
+  url: string;
+  contentType: string;
+  byteSize: number;
+  createdAt: string;
+}
+
+export function toPropertyPictureResponse(picture: PropertyPictureEntity, publicBaseUrl: string): PropertyPictureResponse {
+  return {
+    pictureId: picture.id,
+    propertyId: picture.propertyId,
+    sourceId: picture.sourceId,
+    sourceUrl: picture.sourceUrl,
+    url: pictureContentUrl(publicBaseUrl, picture.id),
+    contentType: picture.contentType,
+    byteSize: picture.byteSize,
+    createdAt: new Date(picture.createdAt).toISOString(),
+  };
+}

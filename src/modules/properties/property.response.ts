@@ -1,0 +1,50 @@
+import { BedDetail, PropertyDetails, PropertyEntity } from './property.entity';
+import { pictureContentUrl } from './property-picture.response';
+import { PropertyPictureEntity } from './property-picture.entity';
+
+/** The property read shape (spec 2.1). Fields the client never set are null; disableRemindersAutomation is never here. */
+export interface PropertyResponse {
+  propertyId: string;
+  sourceId: string;
+  name: string;
+  /** No write field sets a note; always null (kept for the legacy read shape). */
+  note: string | null;
+  pictureUrls: string[];
+  tags: string[] | null;
+  location: { latitude: number; longitude: number };
+  timeZone: string;
+  address: string | null;
+  type: string | null;
+  countryCode: string;
+  bedrooms: number;
+  beds: number;
+  bathrooms: number;
+  bedDetails: BedDetail[] | null;
+  details: PropertyDetails | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The one mapper: controller responses and event results both use it. `pictures` in creation order. */
+export function toPropertyResponse(property: PropertyEntity, pictures: PropertyPictureEntity[], publicBaseUrl: string): PropertyResponse {
+  return {
+    propertyId: property.id,
+    sourceId: property.sourceId,
+    name: property.name,
+    note: null,
+    pictureUrls: pictures.map((picture) => pictureContentUrl(publicBaseUrl, picture.id)),
+    tags: property.tags,
+    location: { latitude: property.latitude, longitude: property.longitude },
+    timeZone: property.timeZone,
+    address: property.address,
+    type: property.type,
+    countryCode: property.countryCode,
+    bedrooms: property.bedrooms,
+    beds: property.beds,
+    bathrooms: property.bathrooms,
+    bedDetails: property.bedDetails,
+    details: property.details,
+    createdAt: new Date(property.createdAt).toISOString(),
+    updatedAt: new Date(property.updatedAt).toISOString(),
+  };
+}
