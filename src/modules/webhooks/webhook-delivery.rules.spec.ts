@@ -1,0 +1,96 @@
+import { buildEnvelope, capSnippet, networkErrorMessage, responseErrorMessage, testEnvelopeSource } from './webhook-delivery.rules';
+
+const source = {
+  results: [{ id: 'prop_1' }],
+  eventName: 'property.create',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  targetAccountId: 'acc_1',
+  apiRequestId: 'req_1',
+  clientRequestId: 'idem-1',
+};
+const notifiedAt = new Date('2026-01-01T00:00:01.500Z');
+
+describe('buildEnvelope', () => {
+  it('lists the spec 6.1 keys in order, notifiedAt last, no test flag on real events', () => {
+    const body = JSON.stringify(buildEnvelope(source, notifiedAt, { test: false }));
+    expect(body).toBe(
+      '{"clientRequestId":"idem-1","apiRequestId":"req_1","targetAccountId":"acc_1","createdAt":"2026-01-01T00:00:00.000Z",' +
+        '"eventName":"property.create","results":[{"id":"prop_1"}],"notifiedAt":"2026-01-01T00:00:01.500Z"}',
+    );
+  });
+
+  it('adds test: true after notifiedAt on synthetic deliveries', () => {
+    const envelope = buildEnvelope(source, notifiedAt, { test: true });
+    expect(Object.keys(envelope)).toEqual(['clientRequestId', 'apiRequestId', 'targetAccountId', 'createdAt', 'eventName', 'results', 'notifiedAt', 'test']);
+    expect(envelope.test).toBe(true);
+  });
+
+  it('ignores extra keys of the source', () => {
+    const envelope = buildEnvelope({ ...source, secret: 'x' } as typeof source, notifiedAt, { test: false });
+    expect(Object.keys(envelope)).not.toContain('secret');
+  });
+});
+
+describe('testEnvelopeSource', () => {
+  const delivery = { id: 'whd_1', accountId: 'acc_1', eventName: 'jobRequest.completed', createdAt: new Date('2026-02-02T00:00:00Z') };
+  it('takes the stored payload', () => {
+    const payload = { clientRequestId: 'c', apiRequestId: 'a', createdAt: '2026-02-02T00:00:00.100Z', eventName: 'jobRequest.completed', results: [{ x: 1 }] };
+    expect(testEnvelopeSource(payload, delivery)).toEqual({
+      clientRequestId: 'c',
+      apiRequestId: 'a',
+      targetAccountId: 'acc_1',
+      createdAt: '2026-02-02T00:00:00.100Z',
+      eventName: 'jobRequest.completed',
+      results: [{ x: 1 }],
+    });
+  });
+  it('falls back to the delivery row for missing fields; account and event name always come from the row', () => {
+    expect(testEnvelopeSource({ targetAccountId: 'acc_other', eventName: 'x.y', results: 'nope' }, delivery)).toEqual({
+      clientRequestId: 'whd_1',
+      apiRequestId: 'whd_1',
+      targetAccountId: 'acc_1',
+      createdAt: '2026-02-02T00:00:00.000Z',
+      eventName: 'jobRequest.completed',
+      results: [],
+    });
+    expect(testEnvelopeSource(null, delivery).results).toEqual([]);
+  });
+});
+
+describe('capSnippet', () => {
+  it('keeps short bodies whole', () => {
+    expect(capSnippet(Buffer.from('ok'))).toBe('ok');
+    expect(capSnippet(Buffer.alloc(0))).toBe('');
+    expect(capSnippet(Buffer.from('a'.repeat(1024)))).toHaveLength(1024);
+  });
+  it('cuts at 1024 bytes', () => {
+    expect(capSnippet(Buffer.from('a'.repeat(1025)))).toBe('a'.repeat(1024));
+  });
+  it('never splits a multi-byte character', () => {
+    // 1023 ASCII bytes then '€' (3 bytes): the cut falls inside it, so it is dropped whole.
+    const text = `${'a'.repeat(1023)}€tail`;
+    expect(capSnippet(Buffer.from(text))).toBe('a'.repeat(1023));
+    // 1021 + '€' = 1024 bytes exactly: kept.
+    expect(capSnippet(Buffer.from(`${'a'.repeat(1021)}€€`))).toBe(`${'a'.repeat(1021)}€`);
+    // 4-byte emoji straddling the cut.
+    expect(capSnippet(Buffer.from(`${'a'.repeat(1022)}😀`))).toBe('a'.repeat(1022));
+    expect(capSnippet(Buffer.from('😀😀'), 5)).toBe('😀');
+  });
+});
+
+describe('attempt error messages', () => {
+  it('2xx has none; 3xx says the redirect was not followed; others name the status', () => {
+    expect(responseErrorMessage(204, undefined)).toBeNull();
+    expect(responseErrorMessage(301, 'https://elsewhere.example/')).toBe('redirect not followed (HTTP 301 to https://elsewhere.example/)');
+    expect(responseErrorMessage(307, undefined)).toBe('redirect not followed (HTTP 307)');
+    expect(responseErrorMessage(500, undefined)).toBe('non-2xx response (HTTP 500)');
+    expect(responseErrorMessage(199, undefined)).toBe('non-2xx response (HTTP 199)');
+  });
+  it('network failures name the time-out or the error code', () => {
+    expect(networkErrorMessage(new Error('aborted'), true, 500)).toBe('timed out after 500 ms');
+    expect(networkErrorMessage(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }), false, 500)).toBe(
+      'network error: ECONNREFUSED connect ECONNREFUSED 127.0.0.1:1',
+    );
+    expect(networkErrorMessage(new Error('other side closed'), false, 500)).toBe('network error: other side closed');
+  });
+});

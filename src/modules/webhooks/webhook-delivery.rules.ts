@@ -1,0 +1,87 @@
+/**
+ * Pure pieces of a delivery attempt: the body envelope (spec 6.1), the capped response
+ * snippet kept in the delivery log, and the text of a failed attempt.
+ */
+
+/** What an envelope is built from: an event row, or a test delivery's stored synthetic payload. */
+export interface EnvelopeSource {
+  clientRequestId: string;
+  apiRequestId: string;
+  targetAccountId: string;
+  createdAt: string;
+  eventName: string;
+  results: unknown[];
+}
+
+export interface WebhookEnvelope extends EnvelopeSource {
+  notifiedAt: string;
+  test?: true;
+}
+
+/**
+ * The body of one attempt, keys in the order of spec 6.1 (legacy payloads are byte-identical),
+ * `notifiedAt` stamped per attempt, and `test: true` only on synthetic deliveries.
+ */
+export function buildEnvelope(source: EnvelopeSource, notifiedAt: Date, options: { test: boolean }): WebhookEnvelope {
+  const envelope: WebhookEnvelope = {
+    clientRequestId: source.clientRequestId,
+    apiRequestId: source.apiRequestId,
+    targetAccountId: source.targetAccountId,
+    createdAt: source.createdAt,
+    eventName: source.eventName,
+    results: source.results,
+    notifiedAt: notifiedAt.toISOString(),
+  };
+  if (options.test) envelope.test = true;
+  return envelope;
+}
+
+/**
+ * The envelope source of a test delivery. The API stores the synthetic payload in `test_payload`;
+ * fields it left out fall back to the delivery row, so an older or partial payload still sends a
+ * complete envelope.
+ */
+export function testEnvelopeSource(
+  payload: Record<string, unknown> | null,
+  delivery: { id: string; accountId: string; eventName: string; createdAt: Date },
+): EnvelopeSource {
+  const text = (key: string, fallback: string) => (typeof payload?.[key] === 'string' ? (payload[key] as string) : fallback);
+  return {
+    clientRequestId: text('clientRequestId', delivery.id),
+    apiRequestId: text('apiRequestId', delivery.id),
+    targetAccountId: delivery.accountId,
+    createdAt: text('createdAt', delivery.createdAt.toISOString()),
+    eventName: delivery.eventName,
+    results: Array.isArray(payload?.results) ? (payload.results as unknown[]) : [],
+  };
+}
+
+/** Bytes of the response body kept per attempt. */
+export const RESPONSE_SNIPPET_MAX_BYTES = 1024;
+
+/** The first `maxBytes` bytes as text, never ending inside a UTF-8 sequence. */
+export function capSnippet(bytes: Buffer, maxBytes = RESPONSE_SNIPPET_MAX_BYTES): string {
+  if (bytes.length <= maxBytes) return bytes.toString('utf8');
+  let cut = maxBytes;
+  // bytes[cut] is the first byte dropped; step back while it continues a multi-byte sequence.
+  while (cut > 0 && (bytes[cut] & 0xc0) === 0x80) cut--;
+  return bytes.subarray(0, cut).toString('utf8');
+}
+
+/** errorMessage of an attempt that got an answer: null on 2xx. */
+export function responseErrorMessage(statusCode: number, location: string | undefined): string | null {
+  if (statusCode >= 200 && statusCode <= 299) return null;
+  if (statusCode >= 300 && statusCode <= 399) {
+    return location ? `redirect not followed (HTTP ${statusCode} to ${location.slice(0, 200)})` : `redirect not followed (HTTP ${statusCode})`;
+  }
+  return `non-2xx response (HTTP ${statusCode})`;
+}
+
+/** errorMessage of an attempt that got no answer (time-out, refused connection, reset...). */
+export function networkErrorMessage(error: unknown, timedOut: boolean, timeoutMs: number): string {
+  if (timedOut) return `timed out after ${timeoutMs} ms`;
+  const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = err?.code ?? err?.cause?.code;
+  const message = err?.cause?.message ?? err?.message ?? String(error);
+  return code ? `network error: ${code} ${message}`.slice(0, 500) : `network error: ${message}`.slice(0, 500);
+}
