@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { QueryFailedError } from 'typeorm';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config';
 import { DomainError } from '../errors/domain-error';
@@ -7,6 +8,12 @@ import { buildProblem, PROBLEM_CONTENT_TYPE, ProblemInput, STATUS_BY_KIND } from
 import { assignRequestId } from './request-id';
 
 type Rendered = Omit<ProblemInput, 'instance' | 'requestId'> & { headers?: Record<string, string> };
+
+/**
+ * PostgreSQL text cannot hold U+0000: a NUL in a path id or a body string fails the
+ * query (22021 in text, 22P05 in jsonb). That is the client's input, so a 400, not a 500.
+ */
+const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
 
 const INTERNAL: Rendered = { status: 500, code: 'internal', detail: 'The server failed to complete the request; the failure has been logged' };
 
@@ -49,6 +56,9 @@ export class ProblemFilter implements ExceptionFilter {
       if (status === 404) return { status, code: 'notFound', detail: `No route matches ${req.method} ${req.path}` };
       // Express maps a malformed percent-encoding in the path to a 400 URIError.
       return { status, code: status === 400 ? 'badRequest' : 'httpError', detail: error.message };
+    }
+    if (error instanceof QueryFailedError && UNSTORABLE_TEXT_CODES.has((error.driverError as { code?: string })?.code ?? '')) {
+      return { status: 400, code: 'invalidCharacters', detail: 'The request contains a character that cannot be stored (such as U+0000)' };
     }
     this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     return INTERNAL;
