@@ -7,6 +7,7 @@ import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { PropertiesModule } from './modules/properties/properties.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { ProblemFilter } from './platform/http/problem.filter';
 import { RateLimitGuard } from './platform/http/rate-limit.guard';
@@ -22,7 +23,7 @@ export class AppModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config, 'api'), AuthModule, EventsModule, HealthModule, PropertiesModule, ChecklistsModule],
+      imports: [PlatformModule.forRoot(config, 'api'), AuthModule, EventsModule, HealthModule, PropertiesModule, ChecklistsModule, WebhooksModule],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useClass: StrictValidationPipe },

@@ -1,0 +1,69 @@
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsInt,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  registerDecorator,
+  ValidateIf,
+  ValidationArguments,
+} from 'class-validator';
+import { EVENT_NAME_MAX_LENGTH, isValidEventFilter, isValidEventName } from '../event-filter.rules';
+import { SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
+
+const FILTER_SHAPES = `an exact event name (property.create), a prefix wildcard (jobRequest.*) or *, at most ${EVENT_NAME_MAX_LENGTH} characters`;
+
+/** Every entry is a valid event filter; the message quotes the offending entries (up to five). */
+export function IsEventFilterList(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'isEventFilterList',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown) => Array.isArray(value) && value.every((entry) => isValidEventFilter(entry)),
+        defaultMessage: (args?: ValidationArguments) => {
+          const bad = Array.isArray(args?.value) ? args.value.filter((entry: unknown) => !isValidEventFilter(entry)) : [];
+          const shown = bad.slice(0, 5).map((entry: unknown) => JSON.stringify(entry)).join(', ');
+          return `$property has invalid entries (${shown}${bad.length > 5 ? ', …' : ''}): each must be ${FILTER_SHAPES}`;
+        },
+      },
+    });
+  };
+}
+
+export function IsEventName(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'isEventName',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: {
+        message: `$property must be an event name: letters and digits in dot-separated segments (property.create), at most ${EVENT_NAME_MAX_LENGTH} characters`,
+      },
+      validator: { validate: (value: unknown) => isValidEventName(value) },
+    });
+  };
+}
+
+/** POST /v1/webhooks (spec 4.8). The URL rules that need DNS run in the service. */
+export class CreateWebhookDto {
+  @IsString()
+  @MaxLength(L.urlMax)
+  url: string;
+
+  @IsArray()
+  @ArrayMinSize(L.eventFiltersMin)
+  @ArrayMaxSize(L.eventFiltersMax)
+  @IsEventFilterList()
+  eventFilters: string[];
+
+  @ValidateIf((dto) => dto.maxRetries !== undefined)
+  @IsInt()
+  @Min(L.maxRetriesMin)
+  @Max(L.maxRetriesMax)
+  maxRetries?: number;
+}

@@ -1,0 +1,26 @@
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
+import { IsEventFilterList } from './create-webhook.dto';
+
+/**
+ * PATCH /v1/webhooks/{webhookId}: the fields spec 4.8 lists (url, eventFilters, enabled). maxRetries is
+ * fixed at creation like the spec says, so sending it is an unknown field (objectStrict). null is refused:
+ * none of these fields can be cleared.
+ */
+export class UpdateWebhookDto {
+  @ValidateIf((dto) => dto.url !== undefined)
+  @IsString()
+  @MaxLength(L.urlMax)
+  url?: string;
+
+  @ValidateIf((dto) => dto.eventFilters !== undefined)
+  @IsArray()
+  @ArrayMinSize(L.eventFiltersMin)
+  @ArrayMaxSize(L.eventFiltersMax)
+  @IsEventFilterList()
+  eventFilters?: string[];
+
+  @ValidateIf((dto) => dto.enabled !== undefined)
+  @IsBoolean()
+  enabled?: boolean;
+}

@@ -1,0 +1,42 @@
+import { DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from './webhook-delivery.entity';
+
+/** A delivery log row (spec 2.8), plus its eventName. Test payloads are not shown. */
+export interface WebhookDeliveryResponse {
+  id: string;
+  eventId: string | null;
+  eventName: string;
+  status: DeliveryStatus;
+  test: boolean;
+  attemptCount: number;
+  firstAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  nextRetryAt: string | null;
+  createdAt: string;
+  attempts: DeliveryAttempt[];
+}
+
+export function toWebhookDeliveryResponse(row: WebhookDeliveryEntity): WebhookDeliveryResponse {
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    eventName: row.eventName,
+    status: row.status,
+    test: row.test,
+    attemptCount: row.attemptCount,
+    firstAttemptAt: iso(row.firstAttemptAt),
+    lastAttemptAt: iso(row.lastAttemptAt),
+    nextRetryAt: iso(row.nextRetryAt),
+    createdAt: row.createdAt.toISOString(),
+    attempts: row.attempts.map((a) => ({
+      at: a.at,
+      responseCode: a.responseCode,
+      responseSnippet: a.responseSnippet,
+      errorMessage: a.errorMessage,
+      durationMs: a.durationMs,
+    })),
+  };
+}
+
+function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}

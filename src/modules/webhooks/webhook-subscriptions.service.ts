@@ -1,0 +1,178 @@
+import { Injectable } from '@nestjs/common';
+import { RequestContext } from '../../platform/http/request-context';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { newId } from '../../platform/ids/ids';
+import { OutboundUrlPolicy } from '../../platform/net/outbound-url-policy';
+import { UrlPolicyError } from '../../platform/net/url-policy.rules';
+import { Page, toPage, unpaginated } from '../../platform/pagination/page';
+import { toWebhookDeliveryResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
+import { WebhookQueue } from './webhook-queue.service';
+import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
+import {
+  CreatedWebhookSubscriptionResponse,
+  RotatedSecretResponse,
+  toWebhookSubscriptionResponse,
+  WebhookSubscriptionResponse,
+} from './webhook-subscription.response';
+import {
+  distinctEventFilters,
+  newSigningSecret,
+  normaliseWebhookUrl,
+  previousSecretExpiry,
+  SUBSCRIPTION_LIMITS,
+} from './webhook-subscription.rules';
+import { isDuplicateUrlViolation, SubscriptionChanges, WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
+import { DuplicateWebhookUrlError, UnknownDeliveryCursorError, WebhookNotFoundError, WebhookUrlError } from './webhooks.errors';
+
+export interface CreateWebhookInput {
+  url: string;
+  eventFilters: string[];
+  maxRetries?: number;
+}
+
+export interface UpdateWebhookInput {
+  url?: string;
+  eventFilters?: string[];
+  enabled?: boolean;
+}
+
+/**
+ * The subscriptions API (spec 4.8). Configuration changes publish no events: they are not business
+ * events of the account (docs/events.md). Delivery itself is the engine's (webhook-delivery.service).
+ */
+@Injectable()
+export class WebhookSubscriptionsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly repository: WebhookSubscriptionsRepository,
+    private readonly urlPolicy: OutboundUrlPolicy,
+    private readonly queue: WebhookQueue,
+  ) {}
+
+  async create(ctx: RequestContext, input: CreateWebhookInput): Promise<CreatedWebhookSubscriptionResponse> {
+    // DNS runs before the transaction opens: a slow resolver must not hold a connection.
+    const url = await this.checkedUrl(input.url);
+    const row = Object.assign(new WebhookSubscriptionEntity(), {
+      id: newId('subscription'),
+      accountId: ctx.accountId,
+      url,
+      eventFilters: distinctEventFilters(input.eventFilters),
+      enabled: true,
+      maxRetries: input.maxRetries ?? SUBSCRIPTION_LIMITS.maxRetriesDefault,
+      signingSecret: newSigningSecret(),
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      disabledReason: null,
+      consecutiveFailures: 0,
+    });
+    const created = await this.withDuplicateUrlCheck(ctx.accountId, url, () =>
+      this.uow.run(ctx, async (tx) => {
+        await this.repository.insert(tx.manager, row);
+        return (await this.repository.find(ctx.accountId, row.id, tx.manager))!;
+      }),
+    );
+    return { ...toWebhookSubscriptionResponse(created), signingSecret: created.signingSecret };
+  }
+
+  async list(accountId: string): Promise<Page<WebhookSubscriptionResponse>> {
+    const rows = await this.repository.listByAccount(accountId);
+    return unpaginated(rows.map(toWebhookSubscriptionResponse));
+  }
+
+  async update(ctx: RequestContext, id: string, input: UpdateWebhookInput): Promise<WebhookSubscriptionResponse> {
+    await this.mustExist(ctx.accountId, id);
+    const changes: SubscriptionChanges = {};
+    if (input.url !== undefined) changes.url = await this.checkedUrl(input.url);
+    if (input.eventFilters !== undefined) changes.eventFilters = distinctEventFilters(input.eventFilters);
+    if (input.enabled !== undefined) changes.enabled = input.enabled;
+    // Spec 3.4: enabling clears the reason and restarts the count of consecutive failures.
+    if (input.enabled === true) Object.assign(changes, { disabledReason: null, consecutiveFailures: 0 });
+
+    const updated = await this.withDuplicateUrlCheck(ctx.accountId, changes.url, () =>
+      this.uow.run(ctx, async (tx) => {
+        // Row lock: a concurrent DELETE either happened (404) or waits for this commit.
+        if (!(await this.repository.find(ctx.accountId, id, tx.manager, true))) throw new WebhookNotFoundError(id);
+        await this.repository.update(tx.manager, ctx.accountId, id, changes);
+        return (await this.repository.find(ctx.accountId, id, tx.manager))!;
+      }),
+    );
+    return toWebhookSubscriptionResponse(updated);
+  }
+
+  async remove(accountId: string, id: string): Promise<void> {
+    if (!(await this.repository.delete(accountId, id))) throw new WebhookNotFoundError(id);
+  }
+
+  async rotateSecret(accountId: string, id: string): Promise<RotatedSecretResponse> {
+    const signingSecret = newSigningSecret();
+    const previousSecretExpiresAt = previousSecretExpiry(new Date());
+    if (!(await this.repository.rotateSecret(accountId, id, signingSecret, previousSecretExpiresAt))) throw new WebhookNotFoundError(id);
+    return { id, signingSecret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() };
+  }
+
+  /**
+   * A synthetic delivery of `eventName` (spec 4.8 rule 7): a delivery row flagged test with its envelope in
+   * test_payload (results empty: it exercises transport and signature, not event parsing). It never touches
+   * the events table, so it never shows in the feed. Enqueued after commit; due at once for the sweep.
+   */
+  async sendTest(ctx: RequestContext, id: string, eventName: string): Promise<{ deliveryId: string; status: 'pending' }> {
+    const deliveryId = newId('delivery');
+    await this.uow.run(ctx, async (tx) => {
+      if (!(await this.repository.find(ctx.accountId, id, tx.manager))) throw new WebhookNotFoundError(id);
+      const now = new Date();
+      await this.repository.insertTestDelivery(tx.manager, {
+        id: deliveryId,
+        accountId: ctx.accountId,
+        subscriptionId: id,
+        eventName,
+        payload: {
+          clientRequestId: ctx.clientRequestId,
+          apiRequestId: ctx.requestId,
+          targetAccountId: ctx.accountId,
+          createdAt: now.toISOString(),
+          eventName,
+          results: [],
+          test: true,
+        },
+        dueAt: now,
+      });
+      tx.afterCommit(() => this.queue.enqueueDelivery(deliveryId));
+    });
+    return { deliveryId, status: 'pending' };
+  }
+
+  /** The delivery log, newest first; the cursor is the last delivery id of the previous page. */
+  async deliveries(accountId: string, id: string, cursor: string | undefined, limit: number): Promise<Page<WebhookDeliveryResponse>> {
+    await this.mustExist(accountId, id);
+    if (cursor !== undefined && !(await this.repository.deliveryExists(accountId, id, cursor))) throw new UnknownDeliveryCursorError();
+    const rows = await this.repository.listDeliveries(accountId, id, cursor, limit + 1);
+    return toPage(rows, limit, toWebhookDeliveryResponse, (row) => row.id);
+  }
+
+  private async mustExist(accountId: string, id: string): Promise<void> {
+    if (!(await this.repository.find(accountId, id))) throw new WebhookNotFoundError(id);
+  }
+
+  /** The URL rules of spec 4.8 rule 6 (shape, https, DNS); returns the stored, normalised form. */
+  private async checkedUrl(raw: string): Promise<string> {
+    try {
+      const checked = await this.urlPolicy.check(raw, { requireHttps: true });
+      return normaliseWebhookUrl(checked.url);
+    } catch (error) {
+      if (error instanceof UrlPolicyError) throw WebhookUrlError.from(error);
+      throw error;
+    }
+  }
+
+  /** The unique (account_id, url) index decides races; the loser answers 409 naming the winner. */
+  private async withDuplicateUrlCheck<T>(accountId: string, url: string | undefined, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (url !== undefined && isDuplicateUrlViolation(error)) {
+        throw new DuplicateWebhookUrlError(await this.repository.findIdByUrl(accountId, url));
+      }
+      throw error;
+    }
+  }
+}

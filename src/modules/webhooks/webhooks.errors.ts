@@ -1,0 +1,39 @@
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors/domain-error';
+import { InvalidCursorError } from '../../platform/pagination/cursor';
+import type { UrlPolicyError } from '../../platform/net/url-policy.rules';
+
+export class WebhookNotFoundError extends NotFoundError {
+  constructor(id: string) {
+    super('Webhook subscription', id);
+  }
+}
+
+/** A URL rule violation on create or url change (spec 4.8 rule 6): the detail starts with 'Webhook url'. */
+export class WebhookUrlError extends ValidationError {
+  constructor(readonly violation: UrlPolicyError['violation'], reason: string) {
+    const detail = `Webhook url ${reason}`;
+    super(detail, [{ pointer: '#/url', detail }], 'invalidWebhookUrl');
+  }
+
+  static from(error: UrlPolicyError): WebhookUrlError {
+    return new WebhookUrlError(error.violation, error.message);
+  }
+}
+
+/** One subscription per URL within an account (spec 4.8 rule 2); existingId lets the client PATCH that one instead. */
+export class DuplicateWebhookUrlError extends ConflictError {
+  constructor(existingId: string | undefined) {
+    super(
+      existingId
+        ? `A webhook subscription for this url already exists (${existingId}); update that subscription instead`
+        : 'A webhook subscription for this url already exists; update that subscription instead',
+      existingId ? { existingId } : {},
+    );
+  }
+}
+
+export class UnknownDeliveryCursorError extends InvalidCursorError {
+  constructor() {
+    super('The cursor is not a delivery of this webhook subscription (it may be older than the 90-day retention); restart the listing without it');
+  }
+}
