@@ -76,7 +76,9 @@ async function main(): Promise<void> {
   if (extra.length) throw new UsageError(`Unexpected argument ${extra[0]}`);
 
   const config = loadConfigOrExit();
-  @Module({ imports: [ConfigModule.forRoot(config), TypeOrmModule.forRoot({ ...dataSourceOptions(config), autoLoadEntities: true }), AuthModule] })
+  // retryAttempts 0: a one-shot command should fail at once, not retry the connection for half a minute.
+  const database = TypeOrmModule.forRoot({ ...dataSourceOptions(config), autoLoadEntities: true, retryAttempts: 0 });
+  @Module({ imports: [ConfigModule.forRoot(config), database, AuthModule] })
   class CliModule {}
   const app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
   try {
