@@ -370,10 +370,19 @@ describe('webhook subscriptions API', () => {
       expect(feed.body.data.filter((e: { eventName: string }) => e.eventName === 'jobRequest.completed')).toEqual([]);
     });
 
-    it('takes any syntactically valid event name, on a disabled subscription too', async () => {
+    it('takes any syntactically valid event name, matching the filters or not', async () => {
       const s = await create({ eventFilters: ['comment.new'] });
-      await api.patch(`/v1/webhooks/${s.id}`).send({ enabled: false }).expect(200);
       await api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'made.up.name9' }).expect(202);
+    });
+
+    it('refuses a disabled subscription (409 invalidState) until it is enabled again', async () => {
+      const s = await create();
+      await api.patch(`/v1/webhooks/${s.id}`).send({ enabled: false }).expect(200);
+      const problem = expectProblem(await api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'a.b' }), 409, 'invalidState');
+      expect(problem.detail).toMatch(/is disabled; enable it/);
+      expect(await db.query(`SELECT 1 FROM webhook_deliveries WHERE subscription_id = $1`, [s.id])).toEqual([]);
+      await api.patch(`/v1/webhooks/${s.id}`).send({ enabled: true }).expect(200);
+      await api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'a.b' }).expect(202);
     });
 
     it.each([

@@ -22,7 +22,7 @@ import {
   SUBSCRIPTION_LIMITS,
 } from './webhook-subscription.rules';
 import { isDuplicateUrlViolation, SubscriptionChanges, WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
-import { DuplicateWebhookUrlError, UnknownDeliveryCursorError, WebhookNotFoundError, WebhookUrlError } from './webhooks.errors';
+import { DuplicateWebhookUrlError, UnknownDeliveryCursorError, WebhookDisabledError, WebhookNotFoundError, WebhookUrlError } from './webhooks.errors';
 
 export interface CreateWebhookInput {
   url: string;
@@ -114,11 +114,14 @@ export class WebhookSubscriptionsService {
    * A synthetic delivery of `eventName` (spec 4.8 rule 7): a delivery row flagged test with its envelope in
    * test_payload (results empty: it exercises transport and signature, not event parsing). It never touches
    * the events table, so it never shows in the feed. Enqueued after commit; due at once for the sweep.
+   * A disabled subscription gets nothing delivered (the engine's rule), so the test is refused up front.
    */
   async sendTest(ctx: RequestContext, id: string, eventName: string): Promise<{ deliveryId: string; status: 'pending' }> {
     const deliveryId = newId('delivery');
     await this.uow.run(ctx, async (tx) => {
-      if (!(await this.repository.find(ctx.accountId, id, tx.manager))) throw new WebhookNotFoundError(id);
+      const subscription = await this.repository.find(ctx.accountId, id, tx.manager);
+      if (!subscription) throw new WebhookNotFoundError(id);
+      if (!subscription.enabled) throw new WebhookDisabledError(id);
       const now = new Date();
       await this.repository.insertTestDelivery(tx.manager, {
         id: deliveryId,

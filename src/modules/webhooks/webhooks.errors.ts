@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors/domain-error';
+import { ConflictError, InvalidStateError, NotFoundError, ValidationError } from '../../platform/errors/domain-error';
 import { InvalidCursorError } from '../../platform/pagination/cursor';
 import type { UrlPolicyError } from '../../platform/net/url-policy.rules';
 
@@ -35,5 +35,12 @@ export class DuplicateWebhookUrlError extends ConflictError {
 export class UnknownDeliveryCursorError extends InvalidCursorError {
   constructor() {
     super('The cursor is not a delivery of this webhook subscription (it may be older than the 90-day retention); restart the listing without it');
+  }
+}
+
+/** The delivery engine sends nothing to a disabled subscription, test deliveries included: say so now rather than log a failure. */
+export class WebhookDisabledError extends InvalidStateError {
+  constructor(id: string) {
+    super(`Webhook subscription ${id} is disabled; enable it (PATCH with enabled true) before sending a test delivery`);
   }
 }
