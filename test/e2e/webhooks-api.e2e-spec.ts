@@ -1,17 +1,14 @@
-import { getQueueToken } from '@nestjs/bullmq';
-import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { newId } from '../../src/platform/ids/ids';
 import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
 import { expectProblem } from '../support/problem';
 
 /**
- * The webhook subscriptions API (spec 2.7, 2.8, 3.4, 4.8). No worker runs here: test deliveries stay
- * pending in this file's own Redis prefix, where no other file's worker can take them.
+ * The webhook subscriptions API (spec 2.7, 3.4, 4.8). Test deliveries and the delivery log are in
+ * webhooks-api-deliveries.e2e-spec.ts, URL rules without ALLOW_PRIVATE_URLS in webhooks-api-url-rules.e2e-spec.ts.
+ * No worker runs here: the few test deliveries stay pending in this file's own Redis prefix.
  */
 const REDIS_PREFIX = `pop-test-${process.env.TEST_RUN_ID}-webhooks-api`;
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
-const DELIVERY_ID = /^whd_[0-9A-Z]{26}$/;
 
 let seq = 0;
 /** A distinct URL that passes the policy with ALLOW_PRIVATE_URLS=true (localhost resolves through /etc/hosts). */
@@ -318,154 +315,6 @@ describe('webhook subscriptions API', () => {
     });
   });
 
-  describe('POST /v1/webhooks/{webhookId}/test', () => {
-    it('queues a synthetic delivery shown in the log and never in the events feed', async () => {
-      const s = await create({ eventFilters: ['property.create'] });
-      const res = await api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'jobRequest.completed' }).expect(202);
-      expect(res.body).toEqual({ deliveryId: expect.stringMatching(DELIVERY_ID), status: 'pending' });
-
-      const log = await api.get(`/v1/webhooks/${s.id}/deliveries`).expect(200);
-      expect(log.body).toEqual({
-        data: [
-          {
-            id: res.body.deliveryId,
-            eventId: null,
-            eventName: 'jobRequest.completed',
-            status: 'pending',
-            test: true,
-            attemptCount: 0,
-            firstAttemptAt: null,
-            lastAttemptAt: null,
-            nextRetryAt: expect.any(String),
-            createdAt: expect.any(String),
-            attempts: [],
-          },
-        ],
-        nextCursor: null,
-        hasMore: false,
-      });
-
-      const [delivery] = await db.query(`SELECT * FROM webhook_deliveries WHERE id = $1`, [res.body.deliveryId]);
-      expect(delivery.test_payload).toEqual({
-        clientRequestId: expect.any(String),
-        apiRequestId: res.headers['x-request-id'],
-        targetAccountId: (await row(s.id)).account_id,
-        createdAt: expect.any(String),
-        eventName: 'jobRequest.completed',
-        results: [],
-        test: true,
-      });
-
-      // Enqueued after commit under this file's prefix (job id `<deliveryId>.<attempt>`).
-      const queue = t.app.get<Queue>(getQueueToken('webhook-delivery'));
-      let job = await queue.getJob(`${res.body.deliveryId}.0`);
-      for (let i = 0; !job && i < 50; i += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        job = await queue.getJob(`${res.body.deliveryId}.0`);
-      }
-      expect(job?.data).toEqual({ deliveryId: res.body.deliveryId, attempt: 0 });
-
-      const feed = await api.get('/v1/events').expect(200);
-      expect(JSON.stringify(feed.body)).not.toContain(res.body.deliveryId);
-      expect(feed.body.data.filter((e: { eventName: string }) => e.eventName === 'jobRequest.completed')).toEqual([]);
-    });
-
-    it('takes any syntactically valid event name, matching the filters or not', async () => {
-      const s = await create({ eventFilters: ['comment.new'] });
-      await api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'made.up.name9' }).expect(202);
-    });
-
-    it('refuses a disabled subscription (409 invalidState) until it is enabled again', async () => {
-      const s = await create();
-      await api.patch(`/v1/webhooks/${s.id}`).send({ enabled: false }).expect(200);
-      const problem = expectProblem(await api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'a.b' }), 409, 'invalidState');
-      expect(problem.detail).toMatch(/is disabled; enable it/);
-      expect(await db.query(`SELECT 1 FROM webhook_deliveries WHERE subscription_id = $1`, [s.id])).toEqual([]);
-      await api.patch(`/v1/webhooks/${s.id}`).send({ enabled: true }).expect(200);
-      await api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'a.b' }).expect(202);
-    });
-
-    it.each([
-      [{}, 'validationFailed'],
-      [{ eventName: 'jobRequest.*' }, 'validationFailed'],
-      [{ eventName: '*' }, 'validationFailed'],
-      [{ eventName: 'job*' }, 'validationFailed'],
-      [{ eventName: 'single' }, 'validationFailed'],
-      [{ eventName: 'a..b' }, 'validationFailed'],
-      [{ eventName: 7 }, 'validationFailed'],
-      [{ eventName: `a.${'b'.repeat(99)}` }, 'validationFailed'],
-      [{ eventName: 'a.b', results: [] }, 'objectStrict'],
-    ])('rejects %j', async (body, code) => {
-      const s = await create();
-      expectProblem(await api.post(`/v1/webhooks/${s.id}/test`).send(body), 400, code);
-      expect(await db.query(`SELECT 1 FROM webhook_deliveries WHERE subscription_id = $1`, [s.id])).toEqual([]);
-    });
-  });
-
-  describe('GET /v1/webhooks/{webhookId}/deliveries', () => {
-    let s: Record<string, any>;
-    let ids: string[];
-    beforeAll(async () => {
-      s = await create();
-      ids = [];
-      for (let i = 0; i < 5; i += 1) {
-        ids.push((await api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: `page.n${i}` }).expect(202)).body.deliveryId);
-      }
-    });
-
-    it('pages newest first; nextCursor is the last row\'s id', async () => {
-      const newestFirst = [...ids].reverse();
-      const seen: string[] = [];
-      let cursor: string | null = null;
-      let pages = 0;
-      do {
-        const query: Record<string, string | number> = { limit: 2, ...(cursor ? { cursor } : {}) };
-        const page: { body: { data: Array<{ id: string }>; nextCursor: string | null; hasMore: boolean } } = await api
-          .get(`/v1/webhooks/${s.id}/deliveries`)
-          .query(query)
-          .expect(200);
-        seen.push(...page.body.data.map((d) => d.id));
-        if (page.body.hasMore) expect(page.body.nextCursor).toBe(page.body.data[page.body.data.length - 1].id);
-        else expect(page.body.nextCursor).toBeNull();
-        cursor = page.body.nextCursor;
-        pages += 1;
-      } while (cursor);
-      expect(pages).toBe(3);
-      expect(seen).toEqual(newestFirst);
-    });
-
-    it('defaults to 50 and takes limit 1 and 100', async () => {
-      expect((await api.get(`/v1/webhooks/${s.id}/deliveries`).expect(200)).body.data).toHaveLength(5);
-      const one = await api.get(`/v1/webhooks/${s.id}/deliveries?limit=1`).expect(200);
-      expect(one.body).toMatchObject({ nextCursor: ids[4], hasMore: true });
-      await api.get(`/v1/webhooks/${s.id}/deliveries?limit=100`).expect(200);
-    });
-
-    it.each(['0', '101', '-1', 'abc', '1.5', ''])('rejects limit=%j', async (limit) => {
-      const problem = expectProblem(await api.get(`/v1/webhooks/${s.id}/deliveries`).query({ limit }), 400, 'validationFailed');
-      expect(problem.errors).toEqual([expect.objectContaining({ pointer: '#/limit' })]);
-    });
-
-    it('rejects unknown query parameters', async () => {
-      expectProblem(await api.get(`/v1/webhooks/${s.id}/deliveries?after=${ids[0]}`), 400, 'objectStrict');
-    });
-
-    it.each(['garbage', 'whd_01ARZ3NDEKTSV4RRFFQ69G5FAV', "' OR 1=1 --", 'x'.repeat(600)])('rejects the unknown cursor %j', async (cursor) => {
-      const res = await api.get(`/v1/webhooks/${s.id}/deliveries`).query({ cursor });
-      const code = cursor.length > 512 ? 'validationFailed' : 'invalidCursor';
-      const problem = expectProblem(res, 400, code);
-      if (code === 'invalidCursor') expect(problem.detail).toMatch(/restart the listing without it/);
-    });
-
-    it('rejects a delivery of another subscription as cursor', async () => {
-      const sibling = await create();
-      const foreign = (await api.post(`/v1/webhooks/${sibling.id}/test`).send({ eventName: 'x.y' }).expect(202)).body.deliveryId;
-      expectProblem(await api.get(`/v1/webhooks/${s.id}/deliveries`).query({ cursor: foreign }), 400, 'invalidCursor');
-      const stranger = await create({}, other);
-      const theirs = (await other.post(`/v1/webhooks/${stranger.id}/test`).send({ eventName: 'x.y' }).expect(202)).body.deliveryId;
-      expectProblem(await api.get(`/v1/webhooks/${s.id}/deliveries`).query({ cursor: theirs }), 400, 'invalidCursor');
-    });
-  });
 
   describe('DELETE /v1/webhooks/{webhookId}', () => {
     it('deletes the subscription and its deliveries; every route then answers 404', async () => {
@@ -506,61 +355,4 @@ describe('webhook subscriptions API', () => {
     expectProblem(await client.get(`${instance}/deliveries`), 404, 'notFound');
     expectProblem(await client.post(`${instance}/rotateSecret`), 404, 'notFound');
   }
-});
-
-describe('webhook URL rules without ALLOW_PRIVATE_URLS', () => {
-  let t: TestApp;
-  let api: ApiClient;
-  let accountId: string;
-  beforeAll(async () => {
-    t = await startApp({ REDIS_PREFIX, ALLOW_PRIVATE_URLS: 'false' });
-    const account = await createAccount(t);
-    accountId = account.accountId;
-    api = clientFor(t, account);
-  });
-  afterAll(() => t.close());
-
-  const cases: Array<[string, RegExp]> = [
-    ['http://example.com/hook', /^Webhook url must use https$/],
-    ['http://127.0.0.1:8080/hook', /^Webhook url must use https$/],
-    ['https://127.0.0.1/x', /^Webhook url host must be a domain name, not an IP address$/],
-    ['https://[::1]/', /^Webhook url host must be a domain name, not an IP address$/],
-    ['https://2130706433/', /^Webhook url host must be a domain name, not an IP address$/],
-    ['https://0x7f.1/', /^Webhook url host must be a domain name, not an IP address$/],
-    ['https://169.254.169.254/latest/meta-data', /^Webhook url host must be a domain name, not an IP address$/],
-    ['https://localhost/', /^Webhook url /],
-    ['https://api.localhost/', /^Webhook url /],
-    ['https://foo.internal/', /^Webhook url /],
-    ['https://printer.local/', /^Webhook url /],
-    ['https://metadata.google.internal/computeMetadata/v1', /^Webhook url /],
-    ['https://intranet/', /^Webhook url /],
-    ['https://does-not-exist.invalid/', /^Webhook url /],
-    ['https://does-not-exist.example.com/', /^Webhook url /],
-  ];
-
-  it.each(cases)('refuses %s on create', async (url, detail) => {
-    const res = await api.post('/v1/webhooks').send({ url, eventFilters: ['*'] });
-    const problem = expectProblem(res, 400, 'invalidWebhookUrl', '/v1/webhooks');
-    expect(problem.detail).toMatch(detail);
-    expect(problem.errors).toEqual([{ pointer: '#/url', detail: problem.detail }]);
-  });
-
-  it('refuses the same urls on PATCH and keeps the stored one', async () => {
-    // No public name resolves offline, so the subscription is planted directly.
-    const id = newId('subscription');
-    const url = 'https://hooks.example.com/in';
-    await t.app
-      .get(DataSource)
-      .query(`INSERT INTO webhook_subscriptions (id, account_id, url, event_filters, max_retries, signing_secret) VALUES ($1, $2, $3, '{*}', 5, 'secret')`, [
-        id,
-        accountId,
-        url,
-      ]);
-    for (const [bad, detail] of cases) {
-      const problem = expectProblem(await api.patch(`/v1/webhooks/${id}`).send({ url: bad }), 400, 'invalidWebhookUrl');
-      expect(problem.detail).toMatch(detail);
-    }
-    const [stored] = await t.app.get(DataSource).query(`SELECT url FROM webhook_subscriptions WHERE id = $1`, [id]);
-    expect(stored.url).toBe(url);
-  });
 });
