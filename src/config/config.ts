@@ -24,7 +24,17 @@ export interface AppConfig {
   rateLimit: { perSecond: number; burst: number; perDay: number };
   idempotencyTtlHours: number;
   blobStorageDir: string;
-  webhook: { timeoutMs: number; retryBaseMs: number; concurrencyPerSubscription: number };
+  webhook: {
+    timeoutMs: number;
+    retryBaseMs: number;
+    concurrencyPerSubscription: number;
+    /** Delivery jobs one worker process runs at once (across all subscriptions). */
+    deliveryConcurrency: number;
+    /** How often the worker re-dispatches missed events and re-enqueues lost delivery attempts. */
+    sweepIntervalMs: number;
+    /** How often the worker deletes events and deliveries past the 90-day retention. */
+    retentionIntervalMs: number;
+  };
   /** Outbound downloads (property pictures): overall time-out and byte cap per download. */
   download: { timeoutMs: number; maxBytes: number };
 }
@@ -86,6 +96,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       WEBHOOK_TIMEOUT_MS: positiveInt({ default: 10000 }),
       WEBHOOK_RETRY_BASE_MS: positiveInt({ default: 30000 }),
       WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt({ default: 10 }),
+      WEBHOOK_DELIVERY_CONCURRENCY: positiveInt({ default: 100 }),
+      WEBHOOK_SWEEP_INTERVAL_MS: positiveInt({ default: 5000 }),
+      WEBHOOK_RETENTION_INTERVAL_MS: positiveInt({ default: 3_600_000 }),
       DOWNLOAD_TIMEOUT_MS: positiveInt({ default: 10000 }),
       DOWNLOAD_MAX_BYTES: positiveInt({ default: 10485760 }),
     },
@@ -123,6 +136,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       concurrencyPerSubscription: e.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION,
+      deliveryConcurrency: e.WEBHOOK_DELIVERY_CONCURRENCY,
+      sweepIntervalMs: e.WEBHOOK_SWEEP_INTERVAL_MS,
+      retentionIntervalMs: e.WEBHOOK_RETENTION_INTERVAL_MS,
     },
     download: { timeoutMs: e.DOWNLOAD_TIMEOUT_MS, maxBytes: e.DOWNLOAD_MAX_BYTES },
   });

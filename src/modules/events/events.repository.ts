@@ -21,6 +21,43 @@ export class EventsRepository {
     return Object.assign(new EventEntity(), event, { createdAt: row.created_at, dispatchedAt: null });
   }
 
+  /**
+   * Webhook dispatch: locks the given events that are not dispatched yet, in id order. SKIP LOCKED: an event
+   * another dispatcher holds is left to it (or to the sweep, should that transaction roll back).
+   */
+  async lockUndispatched(manager: EntityManager, ids: string[]): Promise<Array<Pick<EventEntity, 'id' | 'accountId' | 'eventName' | 'createdAt'>>> {
+    const rows = await manager.query(
+      `SELECT id, account_id, event_name, created_at FROM events
+        WHERE id = ANY($1::text[]) AND dispatched_at IS NULL
+        ORDER BY id FOR UPDATE SKIP LOCKED`,
+      [ids],
+    );
+    return rows.map((r: Record<string, unknown>) => ({ id: r.id, accountId: r.account_id, eventName: r.event_name, createdAt: r.created_at }));
+  }
+
+  async markDispatched(manager: EntityManager, ids: string[]): Promise<void> {
+    await manager.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY($1::text[])`, [ids]);
+  }
+
+  /** The dispatch sweep: events the fast path missed (older than `graceMs`, oldest first). */
+  async undispatchedIds(graceMs: number, limit: number): Promise<string[]> {
+    const rows = await this.dataSource.query(
+      `SELECT id FROM events WHERE dispatched_at IS NULL AND created_at < now() - make_interval(secs => $1::float8 / 1000)
+        ORDER BY created_at LIMIT $2`,
+      [graceMs, limit],
+    );
+    return rows.map((r: { id: string }) => r.id);
+  }
+
+  /** Retention: deletes one batch of events created before `cutoff` (their deliveries go by FK cascade); returns the count. */
+  async deleteBatchCreatedBefore(cutoff: Date, batchSize: number): Promise<number> {
+    const result: [unknown[], number] = await this.dataSource.query(
+      `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < $1 LIMIT $2)`,
+      [cutoff, batchSize],
+    );
+    return result[1];
+  }
+
   /** The feed position of an event of this account, or undefined when it does not exist (anymore). */
   async positionOf(accountId: string, eventId: string): Promise<{ txId: string; id: string } | undefined> {
     const [row] = await this.dataSource.query(`SELECT tx_id::text AS tx_id, id FROM events WHERE account_id = $1 AND id = $2`, [accountId, eventId]);

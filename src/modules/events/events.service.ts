@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { Tx } from '../../platform/database/unit-of-work';
 import { newId } from '../../platform/ids/ids';
 import { InvalidCursorError } from '../../platform/pagination/cursor';
@@ -39,6 +40,23 @@ export class EventsService {
       tx.afterCommit(() => Promise.all(this.listeners.map((listener) => listener([event]))));
     }
     return event;
+  }
+
+  // Webhook engine (worker): dispatch bookkeeping and retention. See EventsRepository for the SQL.
+  lockUndispatched(manager: EntityManager, ids: string[]) {
+    return this.repository.lockUndispatched(manager, ids);
+  }
+
+  markDispatched(manager: EntityManager, ids: string[]): Promise<void> {
+    return this.repository.markDispatched(manager, ids);
+  }
+
+  undispatchedIds(graceMs: number, limit: number): Promise<string[]> {
+    return this.repository.undispatchedIds(graceMs, limit);
+  }
+
+  deleteBatchCreatedBefore(cutoff: Date, batchSize: number): Promise<number> {
+    return this.repository.deleteBatchCreatedBefore(cutoff, batchSize);
   }
 
   /** GET /v1/events: the account's events oldest first; `after` is the last id of the previous page. */

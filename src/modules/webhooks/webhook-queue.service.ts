@@ -16,10 +16,23 @@ export interface DispatchJobData {
 export interface DeliveryJobData {
   deliveryId: string;
   attempt: number;
+  /** Known when dispatch enqueues: lets a busy subscription's job be parked before any query. */
+  subscriptionId?: string;
 }
 
-// Finished jobs are removed so Redis does not grow with traffic; a few failed ones stay for inspection.
-const FINISHED = { removeOnComplete: true, removeOnFail: { count: 1000, age: 24 * 3600 } } as const;
+export interface DeliveryEnqueueOptions {
+  delayMs?: number;
+  /** Attempts already made (0 = first, the default). */
+  attempt?: number;
+  subscriptionId?: string;
+}
+
+/**
+ * Finished jobs are removed, so Redis does not grow with traffic and a job id is free again for the
+ * sweep once its job is gone (a kept failed job would block re-enqueueing its id). A job whose
+ * processing throws (database briefly down) is retried a few times first; failures are logged.
+ */
+const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: { type: 'exponential', delay: 1000 } } as const;
 
 /**
  * Producer side of the webhook engine, used by the API and the worker. Job ids make
@@ -47,7 +60,7 @@ export class WebhookQueue implements OnModuleInit {
     if (eventIds.length === 0) return;
     try {
       await this.dispatchQueue.addBulk(
-        eventIds.map((eventId) => ({ name: 'dispatch', data: { eventId }, opts: { jobId: eventId, ...FINISHED } })),
+        eventIds.map((eventId) => ({ name: 'dispatch', data: { eventId }, opts: { jobId: eventId, ...JOB_OPTIONS } })),
       );
     } catch (error) {
       this.logger.warn(`enqueueing dispatch of ${eventIds.length} event(s) failed (the sweep will retry): ${(error as Error).message}`);
@@ -55,18 +68,18 @@ export class WebhookQueue implements OnModuleInit {
   }
 
   /** Never throws: a lost enqueue is caught up by the sweep (pending deliveries past their next_retry_at). */
-  async enqueueDelivery(deliveryId: string, options: { delayMs?: number; attempt?: number } = {}): Promise<void> {
+  async enqueueDelivery(deliveryId: string, options: DeliveryEnqueueOptions = {}): Promise<void> {
     await this.enqueueDeliveries([{ deliveryId, ...options }]);
   }
 
-  async enqueueDeliveries(items: Array<{ deliveryId: string; delayMs?: number; attempt?: number }>): Promise<void> {
+  async enqueueDeliveries(items: Array<{ deliveryId: string } & DeliveryEnqueueOptions>): Promise<void> {
     if (items.length === 0) return;
     try {
       await this.deliveryQueue.addBulk(
-        items.map(({ deliveryId, delayMs, attempt = 0 }) => ({
+        items.map(({ deliveryId, delayMs, attempt = 0, subscriptionId }) => ({
           name: 'deliver',
-          data: { deliveryId, attempt },
-          opts: { jobId: deliveryJobId(deliveryId, attempt), delay: delayMs && delayMs > 0 ? delayMs : undefined, ...FINISHED },
+          data: subscriptionId ? { deliveryId, attempt, subscriptionId } : { deliveryId, attempt },
+          opts: { jobId: deliveryJobId(deliveryId, attempt), delay: delayMs && delayMs > 0 ? delayMs : undefined, ...JOB_OPTIONS },
         })),
       );
     } catch (error) {

@@ -1,0 +1,222 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { DeliveryAttempt, DeliveryStatus } from './webhook-delivery.entity';
+import { EnvelopeSource } from './webhook-delivery.rules';
+import { AUTO_DISABLE_THRESHOLD, AUTO_DISABLED_REASON } from './webhook-backoff.rules';
+
+/** A subscription that may receive an event, before its filters are matched. */
+export interface DispatchCandidate {
+  eventId: string;
+  subscriptionId: string;
+  eventFilters: string[];
+}
+
+/** Everything one delivery attempt needs, read in one query. */
+export interface DeliveryWork {
+  id: string;
+  accountId: string;
+  subscriptionId: string;
+  eventId: string | null;
+  eventName: string;
+  test: boolean;
+  testPayload: Record<string, unknown> | null;
+  status: DeliveryStatus;
+  attemptCount: number;
+  createdAt: Date;
+  subscription: {
+    url: string;
+    enabled: boolean;
+    maxRetries: number;
+    signingSecret: string;
+    previousSecret: string | null;
+    previousSecretExpiresAt: Date | null;
+  };
+  /** The event's envelope fields; null for test deliveries. */
+  event: EnvelopeSource | null;
+}
+
+export interface RecordAttemptInput {
+  id: string;
+  /** attempt_count the attempt was made against: a stale or duplicate job records nothing. */
+  expectedAttemptCount: number;
+  attempt: DeliveryAttempt;
+  status: DeliveryStatus;
+  nextRetryAt: Date | null;
+  counter: 'reset' | 'increment' | 'none';
+}
+
+export interface RecordAttemptResult {
+  recorded: boolean;
+  /** True when this attempt's failure disabled the subscription. */
+  autoDisabled: boolean;
+}
+
+/** Delivery-engine queries (the delivery log the API reads lives in webhook-subscriptions.repository.ts). */
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * For each event, the enabled subscriptions of its account created at or before it (compared in SQL at
+   * microsecond precision; JS dates would round). Event filters are matched by the caller.
+   */
+  async candidateSubscriptions(manager: EntityManager, eventIds: string[]): Promise<DispatchCandidate[]> {
+    const rows = await manager.query(
+      `SELECT e.id AS event_id, s.id AS subscription_id, s.event_filters
+         FROM events e
+         JOIN webhook_subscriptions s ON s.account_id = e.account_id AND s.enabled AND s.created_at <= e.created_at
+        WHERE e.id = ANY($1::text[])`,
+      [eventIds],
+    );
+    return rows.map((r: Record<string, unknown>) => ({
+      eventId: r.event_id as string,
+      subscriptionId: r.subscription_id as string,
+      eventFilters: r.event_filters as string[],
+    }));
+  }
+
+  /**
+   * One pending delivery per (event, subscription), due now; pairs that already have one are skipped.
+   * Returns the rows actually inserted. Rows go in (event, subscription) order so concurrent
+   * dispatchers take index locks in the same order.
+   */
+  async insertEventDeliveries(
+    manager: EntityManager,
+    rows: Array<{ id: string; accountId: string; subscriptionId: string; eventId: string; eventName: string }>,
+  ): Promise<Array<{ id: string; subscriptionId: string }>> {
+    if (rows.length === 0) return [];
+    const sorted = [...rows].sort((a, b) => cmp(a.eventId, b.eventId) || cmp(a.subscriptionId, b.subscriptionId));
+    const inserted = await manager.query(
+      `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, status, next_retry_at)
+       SELECT id, account_id, subscription_id, event_id, event_name, false, 'pending', now()
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
+              AS x(id, account_id, subscription_id, event_id, event_name, n)
+        ORDER BY n
+       ON CONFLICT (event_id, subscription_id) WHERE event_id IS NOT NULL DO NOTHING
+       RETURNING id, subscription_id`,
+      [
+        sorted.map((r) => r.id),
+        sorted.map((r) => r.accountId),
+        sorted.map((r) => r.subscriptionId),
+        sorted.map((r) => r.eventId),
+        sorted.map((r) => r.eventName),
+      ],
+    );
+    return inserted.map((r: Record<string, string>) => ({ id: r.id, subscriptionId: r.subscription_id }));
+  }
+
+  /** The delivery with its subscription and event, or undefined when gone (subscription deleted: cascade). */
+  async loadWork(id: string): Promise<DeliveryWork | undefined> {
+    const [r] = await this.dataSource.query(
+      `SELECT d.id, d.account_id, d.subscription_id, d.event_id, d.event_name, d.test, d.test_payload, d.status,
+              d.attempt_count, d.created_at,
+              s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at,
+              e.client_request_id, e.api_request_id, e.created_at AS event_created_at, e.results
+         FROM webhook_deliveries d
+         JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = d.account_id
+         LEFT JOIN events e ON e.id = d.event_id AND e.account_id = d.account_id
+        WHERE d.id = $1`,
+      [id],
+    );
+    if (!r) return undefined;
+    return {
+      id: r.id,
+      accountId: r.account_id,
+      subscriptionId: r.subscription_id,
+      eventId: r.event_id,
+      eventName: r.event_name,
+      test: r.test,
+      testPayload: r.test_payload,
+      status: r.status,
+      attemptCount: r.attempt_count,
+      createdAt: r.created_at,
+      subscription: {
+        url: r.url,
+        enabled: r.enabled,
+        maxRetries: r.max_retries,
+        signingSecret: r.signing_secret,
+        previousSecret: r.previous_secret,
+        previousSecretExpiresAt: r.previous_secret_expires_at,
+      },
+      event:
+        r.event_id !== null && r.event_created_at !== null
+          ? {
+              clientRequestId: r.client_request_id,
+              apiRequestId: r.api_request_id,
+              targetAccountId: r.account_id,
+              createdAt: (r.event_created_at as Date).toISOString(),
+              eventName: r.event_name,
+              results: r.results,
+            }
+          : null,
+    };
+  }
+
+  /**
+   * Appends the attempt and moves the delivery on, in ONE statement together with the subscription's
+   * failure counter: reset on a delivered non-test delivery (only written when not already 0, so a busy
+   * subscription's row is not rewritten per delivery), or incremented on a permanent failure, disabling
+   * the subscription when the count reaches the threshold. The row lock on the subscription makes the
+   * count exact with any number of workers. Guarded by status and attempt_count: a duplicate job of
+   * the same attempt records nothing.
+   */
+  async recordAttempt(input: RecordAttemptInput): Promise<RecordAttemptResult> {
+    const counterCte =
+      input.counter === 'reset'
+        ? `, s AS (UPDATE webhook_subscriptions ws SET consecutive_failures = 0
+                     FROM d WHERE ws.id = d.subscription_id AND ws.consecutive_failures <> 0
+                   RETURNING false AS disabled_now)`
+        : input.counter === 'increment'
+          ? `, s AS (UPDATE webhook_subscriptions ws
+                        SET consecutive_failures = ws.consecutive_failures + 1,
+                            enabled = ws.enabled AND ws.consecutive_failures + 1 < ${AUTO_DISABLE_THRESHOLD},
+                            disabled_reason = CASE WHEN ws.enabled AND ws.consecutive_failures + 1 >= ${AUTO_DISABLE_THRESHOLD}
+                                                   THEN '${AUTO_DISABLED_REASON}' ELSE ws.disabled_reason END,
+                            updated_at = CASE WHEN ws.enabled AND ws.consecutive_failures + 1 >= ${AUTO_DISABLE_THRESHOLD}
+                                              THEN now() ELSE ws.updated_at END
+                       FROM d WHERE ws.id = d.subscription_id
+                     RETURNING NOT ws.enabled AND ws.consecutive_failures = ${AUTO_DISABLE_THRESHOLD}
+                               AND ws.disabled_reason = '${AUTO_DISABLED_REASON}' AS disabled_now)`
+          : `, s AS (SELECT false AS disabled_now WHERE false)`;
+    const [row] = await this.dataSource.query(
+      `WITH d AS (
+         UPDATE webhook_deliveries
+            SET attempts = attempts || $3::jsonb,
+                attempt_count = attempt_count + 1,
+                first_attempt_at = COALESCE(first_attempt_at, $4),
+                last_attempt_at = $4,
+                status = $5,
+                next_retry_at = $6
+          WHERE id = $1 AND status = 'pending' AND attempt_count = $2
+         RETURNING subscription_id
+       )${counterCte}
+       SELECT (SELECT count(*) FROM d)::int AS recorded, COALESCE((SELECT bool_or(disabled_now) FROM s), false) AS auto_disabled`,
+      [input.id, input.expectedAttemptCount, JSON.stringify([input.attempt]), input.attempt.at, input.status, input.nextRetryAt],
+    );
+    return { recorded: row.recorded > 0, autoDisabled: row.auto_disabled === true };
+  }
+
+  /** The retry sweep: pending deliveries overdue by more than `slackMs` (their job was lost), oldest first. */
+  async overdue(slackMs: number, limit: number): Promise<Array<{ id: string; subscriptionId: string; attemptCount: number }>> {
+    const rows = await this.dataSource.query(
+      `SELECT id, subscription_id, attempt_count FROM webhook_deliveries
+        WHERE status = 'pending' AND next_retry_at < now() - make_interval(secs => $1::float8 / 1000)
+        ORDER BY next_retry_at LIMIT $2`,
+      [slackMs, limit],
+    );
+    return rows.map((r: Record<string, unknown>) => ({ id: r.id as string, subscriptionId: r.subscription_id as string, attemptCount: r.attempt_count as number }));
+  }
+
+  /** Retention: deletes one batch of deliveries created before `cutoff`; returns the count. */
+  async deleteBatchCreatedBefore(cutoff: Date, batchSize: number): Promise<number> {
+    const result: [unknown[], number] = await this.dataSource.query(
+      `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE created_at < $1 LIMIT $2)`,
+      [cutoff, batchSize],
+    );
+    return result[1];
+  }
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

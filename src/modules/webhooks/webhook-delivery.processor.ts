@@ -1,0 +1,58 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { DelayedError, Job, Worker } from 'bullmq';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { redisConnectionOptions } from '../../platform/platform.module';
+import { WebhookDeliveryService } from './webhook-delivery.service';
+import { DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './webhook-queue.service';
+
+/** How long a job of a saturated subscription is parked before it is tried again (jittered). */
+const BUSY_PARK_MS = { min: 250, max: 750 };
+
+/**
+ * Runs delivery attempts (worker only). The BullMQ worker is built here rather than with @Processor
+ * because its concurrency and lock duration come from config: the lock must outlast the HTTP
+ * time-out, or a live attempt would be taken for stalled and run twice.
+ */
+@Injectable()
+export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(WebhookDeliveryProcessor.name);
+  private worker?: Worker<DeliveryJobData>;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly deliveries: WebhookDeliveryService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const { deliveryConcurrency, timeoutMs } = this.config.webhook;
+    this.worker = new Worker<DeliveryJobData>(WEBHOOK_DELIVERY_QUEUE, (job, token) => this.process(job, token), {
+      connection: redisConnectionOptions(this.config.redisUrl),
+      prefix: this.config.redisPrefix,
+      concurrency: deliveryConcurrency,
+      lockDuration: timeoutMs + 30_000,
+    });
+    this.worker.on('failed', (job, error) => this.logger.warn(`delivery job ${job?.id} failed: ${error.message}`));
+    this.worker.on('error', (error) => this.logger.error(`delivery worker: ${error.message}`));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    // Lets running attempts finish and record while the database is still open.
+    await this.worker?.close();
+  }
+
+  private async process(job: Job<DeliveryJobData>, token?: string): Promise<void> {
+    const { subscriptionId } = job.data;
+    // A saturated subscription's job is parked before any query; otherwise after loading (see the service).
+    if (subscriptionId && this.deliveries.limiter.isSaturated(subscriptionId)) return this.park(job, token);
+    const result = await this.deliveries.attempt(job.data);
+    if (result.kind === 'busy') return this.park(job, token);
+  }
+
+  /** Moves the job back to delayed without using up one of its attempts, freeing this worker slot. */
+  private async park(job: Job<DeliveryJobData>, token?: string): Promise<never> {
+    const wait = BUSY_PARK_MS.min + Math.random() * (BUSY_PARK_MS.max - BUSY_PARK_MS.min);
+    await job.moveToDelayed(Date.now() + Math.round(wait), token);
+    throw new DelayedError();
+  }
+}

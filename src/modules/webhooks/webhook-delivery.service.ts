@@ -1,0 +1,213 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
+import type { Agent, Dispatcher } from 'undici';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { CheckedUrl, OutboundUrlPolicy, policyViolationOf } from '../../platform/net/outbound-url-policy';
+import { UrlPolicyError } from '../../platform/net/url-policy.rules';
+import { AttemptOutcome, failureCounterEffect, isSuccessStatus, nextDeliveryState, NextDeliveryState } from './webhook-backoff.rules';
+import { DeliveryWork, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { DeliveryAttempt } from './webhook-delivery.entity';
+import {
+  buildEnvelope,
+  capSnippet,
+  EnvelopeSource,
+  networkErrorMessage,
+  RESPONSE_SNIPPET_MAX_BYTES,
+  responseErrorMessage,
+  testEnvelopeSource,
+} from './webhook-delivery.rules';
+import { DeliveryJobData, WebhookQueue } from './webhook-queue.service';
+import { signingSecrets, signPayload } from './webhook-signer.rules';
+import { SubscriptionLimiter } from './webhook-subscription-limiter';
+
+/** Response bytes read past the snippet so a keep-alive socket can be reused; a longer body closes it. */
+const DRAIN_LIMIT_BYTES = 64 * 1024;
+
+export const SUBSCRIPTION_DISABLED_MESSAGE = 'subscription disabled';
+
+export type AttemptResult =
+  /** Nothing to do: the delivery is gone (subscription deleted), finished, or this job is a stale duplicate. */
+  | { kind: 'dropped'; reason: 'missing' | 'finished' | 'stale' }
+  /** The subscription already has its share of concurrent calls: try this job again shortly. */
+  | { kind: 'busy' }
+  | { kind: 'recorded'; state: NextDeliveryState; recorded: boolean };
+
+interface HttpOutcome {
+  outcome: AttemptOutcome;
+  responseCode: number | null;
+  responseSnippet: string | null;
+  errorMessage: string | null;
+}
+
+/**
+ * One delivery attempt (worker side): load, check the URL again, sign, POST through one shared
+ * keep-alive agent (whose connect-time lookup repeats the address check, redirects never followed),
+ * record the attempt and the subscription's failure counter atomically, and schedule the retry.
+ */
+@Injectable()
+export class WebhookDeliveryService implements OnApplicationShutdown {
+  private readonly logger = new Logger(WebhookDeliveryService.name);
+  private readonly agent: Agent;
+  readonly limiter: SubscriptionLimiter;
+  private readonly userAgent: string;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: WebhookDeliveriesRepository,
+    private readonly policy: OutboundUrlPolicy,
+    private readonly queue: WebhookQueue,
+  ) {
+    const { timeoutMs, concurrencyPerSubscription } = config.webhook;
+    this.agent = policy.createAgent({ connectTimeoutMs: timeoutMs, keepAliveTimeoutMs: 4_000 });
+    // Up to the limit call at once; as many again wait in memory, the rest are parked in the queue.
+    this.limiter = new SubscriptionLimiter(concurrencyPerSubscription, concurrencyPerSubscription);
+    this.userAgent = `PropertyOps-Webhooks/${config.version}`;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.agent.close().catch(() => undefined);
+  }
+
+  async attempt(job: DeliveryJobData): Promise<AttemptResult> {
+    const work = await this.repository.loadWork(job.deliveryId);
+    if (!work) return { kind: 'dropped', reason: 'missing' };
+    if (work.status !== 'pending') return { kind: 'dropped', reason: 'finished' };
+    if (work.attemptCount !== job.attempt) return { kind: 'dropped', reason: 'stale' };
+
+    if (!work.subscription.enabled) {
+      // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
+      return this.finish(work, new Date(), 0, { outcome: 'fatal', responseCode: null, responseSnippet: null, errorMessage: SUBSCRIPTION_DISABLED_MESSAGE }, true);
+    }
+
+    const release = await this.limiter.acquire(work.subscriptionId);
+    if (!release) return { kind: 'busy' };
+    const startedAt = new Date();
+    const started = performance.now();
+    let http: HttpOutcome;
+    try {
+      http = await this.send(work, startedAt);
+    } finally {
+      release();
+    }
+    return this.finish(work, startedAt, Math.round(performance.now() - started), http, false);
+  }
+
+  private async send(work: DeliveryWork, now: Date): Promise<HttpOutcome> {
+    let checked: CheckedUrl;
+    try {
+      checked = await this.policy.check(work.subscription.url, { requireHttps: true });
+    } catch (error) {
+      if (error instanceof UrlPolicyError) return violation(error);
+      throw error;
+    }
+
+    const source: EnvelopeSource = work.event ?? testEnvelopeSource(work.testPayload, work);
+    const body = JSON.stringify(buildEnvelope(source, now, { test: work.test }));
+    const timestamp = Math.floor(now.getTime() / 1000);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': this.userAgent,
+      'webhook-id': work.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signPayload({ deliveryId: work.id, timestamp, body, secrets: signingSecrets(work.subscription, now) }),
+      'webhook-retry-count': String(work.attemptCount),
+      'webhook-max-retries': String(work.subscription.maxRetries),
+    };
+
+    const { timeoutMs } = this.config.webhook;
+    const controller = new AbortController();
+    let timedOut = false;
+    // One deadline for connect, headers and body together.
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    let responseCode: number | null = null;
+    try {
+      const url = checked.url;
+      const response = await this.agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers,
+        body,
+        signal: controller.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      responseCode = response.statusCode;
+      const snippet = await readSnippet(response.body);
+      const location = typeof response.headers.location === 'string' ? response.headers.location : undefined;
+      return {
+        outcome: isSuccessStatus(responseCode) ? 'ok' : 'failed',
+        responseCode,
+        responseSnippet: snippet,
+        errorMessage: responseErrorMessage(responseCode, location),
+      };
+    } catch (error) {
+      const refused = policyViolationOf(error);
+      if (refused) return violation(refused);
+      return { outcome: 'failed', responseCode, responseSnippet: null, errorMessage: networkErrorMessage(error, timedOut, timeoutMs) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async finish(work: DeliveryWork, at: Date, durationMs: number, http: HttpOutcome, stoppedBecauseDisabled: boolean): Promise<AttemptResult> {
+    const attemptCount = work.attemptCount + 1;
+    const state = nextDeliveryState({
+      outcome: http.outcome,
+      attemptCount,
+      maxRetries: work.subscription.maxRetries,
+      retryBaseMs: this.config.webhook.retryBaseMs,
+      now: new Date(),
+    });
+    const attempt: DeliveryAttempt = {
+      at: at.toISOString(),
+      responseCode: http.responseCode,
+      responseSnippet: http.responseSnippet,
+      errorMessage: http.errorMessage,
+      durationMs,
+    };
+    const result = await this.repository.recordAttempt({
+      id: work.id,
+      expectedAttemptCount: work.attemptCount,
+      attempt,
+      status: state.status,
+      nextRetryAt: state.nextRetryAt,
+      counter: failureCounterEffect(state.status, work, stoppedBecauseDisabled),
+    });
+    if (!result.recorded) {
+      // Another run of this attempt (a stalled job taken over) got there first.
+      return { kind: 'recorded', state, recorded: false };
+    }
+    if (result.autoDisabled) {
+      this.logger.warn(`subscription ${work.subscriptionId} disabled after repeated permanently failed deliveries`);
+    }
+    if (state.status === 'pending') {
+      await this.queue.enqueueDelivery(work.id, { attempt: attemptCount, delayMs: state.delayMs, subscriptionId: work.subscriptionId });
+    }
+    return { kind: 'recorded', state, recorded: true };
+  }
+}
+
+function violation(error: UrlPolicyError): HttpOutcome {
+  return { outcome: 'fatal', responseCode: null, responseSnippet: null, errorMessage: `URL rule violation: ${error.message}` };
+}
+
+/** The first bytes of the body as the log snippet; drains a little more for keep-alive, then gives up on the socket. */
+async function readSnippet(body: Dispatcher.ResponseData['body']): Promise<string> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let total = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (kept < RESPONSE_SNIPPET_MAX_BYTES) {
+      chunks.push(chunk);
+      kept += chunk.length;
+    }
+    if (total > DRAIN_LIMIT_BYTES) break; // leaving the loop destroys the stream (and that connection)
+  }
+  return capSnippet(Buffer.concat(chunks));
+}

@@ -1,0 +1,55 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Job, Queue, Worker } from 'bullmq';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { redisConnectionOptions } from '../../platform/platform.module';
+import { WEBHOOK_MAINTENANCE_QUEUE } from './webhook-queue.service';
+import { WebhookRetentionService } from './webhook-retention.service';
+import { WebhookSweepService } from './webhook-sweep.service';
+
+export const SWEEP_SCHEDULER_ID = 'webhook-sweep';
+export const RETENTION_SCHEDULER_ID = 'webhook-retention';
+
+/**
+ * The periodic jobs (worker only): the dispatch/retry sweep and retention. BullMQ job schedulers live
+ * in Redis, so with several worker processes each run happens once; upserting at every start is
+ * idempotent and picks up a changed interval.
+ */
+@Injectable()
+export class WebhookMaintenanceProcessor implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(WebhookMaintenanceProcessor.name);
+  private worker?: Worker;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectQueue(WEBHOOK_MAINTENANCE_QUEUE) private readonly queue: Queue,
+    private readonly sweeper: WebhookSweepService,
+    private readonly retention: WebhookRetentionService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const template = { opts: { removeOnComplete: true, removeOnFail: true } };
+    await this.queue.upsertJobScheduler(SWEEP_SCHEDULER_ID, { every: this.config.webhook.sweepIntervalMs }, { name: 'sweep', ...template });
+    await this.queue.upsertJobScheduler(RETENTION_SCHEDULER_ID, { every: this.config.webhook.retentionIntervalMs }, { name: 'retention', ...template });
+    this.worker = new Worker(WEBHOOK_MAINTENANCE_QUEUE, (job: Job) => this.process(job), {
+      connection: redisConnectionOptions(this.config.redisUrl),
+      prefix: this.config.redisPrefix,
+      concurrency: 2, // a long retention run must not hold up the sweep
+      lockDuration: 60_000,
+    });
+    this.worker.on('failed', (job, error) => this.logger.warn(`maintenance job ${job?.name} failed: ${error.message}`));
+    this.worker.on('error', (error) => this.logger.error(`maintenance worker: ${error.message}`));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.worker?.close();
+  }
+
+  private async process(job: Job): Promise<unknown> {
+    if (job.name === 'sweep') return this.sweeper.sweep();
+    if (job.name === 'retention') return this.retention.run();
+    this.logger.warn(`unknown maintenance job ${job.name}`);
+    return undefined;
+  }
+}

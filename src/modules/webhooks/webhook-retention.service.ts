@@ -1,0 +1,47 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { IdempotencyStore } from '../../platform/http/idempotency.store';
+import { EventsService } from '../events/events.service';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+
+/** Spec 6.1 rule 6 / 8: the event log and delivery history are kept for 90 days. */
+export const RETENTION_DAYS = 90;
+const BATCH = 1_000;
+/** One run stops after this long; the next run carries on (keeps a backlog from holding the job forever). */
+const RUN_BUDGET_MS = 5 * 60_000;
+
+/**
+ * Deletes what is past retention in small batches, each its own short statement, so the tables are
+ * never locked for long and concurrent writes carry on. Deliveries first (their own created_at), then
+ * events (the FK cascade takes any younger delivery of an expired event), then expired idempotency keys.
+ */
+@Injectable()
+export class WebhookRetentionService {
+  private readonly logger = new Logger(WebhookRetentionService.name);
+
+  constructor(
+    private readonly repository: WebhookDeliveriesRepository,
+    private readonly events: EventsService,
+    private readonly idempotency: IdempotencyStore,
+  ) {}
+
+  async run(now = new Date()): Promise<{ deliveries: number; events: number; idempotencyKeys: number }> {
+    const cutoff = new Date(now.getTime() - RETENTION_DAYS * 24 * 3600 * 1000);
+    const deadline = Date.now() + RUN_BUDGET_MS;
+    const deliveries = await drain(() => this.repository.deleteBatchCreatedBefore(cutoff, BATCH), deadline);
+    const events = await drain(() => this.events.deleteBatchCreatedBefore(cutoff, BATCH), deadline);
+    const idempotencyKeys = await drain(() => this.idempotency.deleteExpired(BATCH), deadline);
+    if (deliveries + events + idempotencyKeys > 0) {
+      this.logger.log(`retention: deleted ${deliveries} deliveries, ${events} events, ${idempotencyKeys} expired idempotency keys`);
+    }
+    return { deliveries, events, idempotencyKeys };
+  }
+}
+
+async function drain(deleteBatch: () => Promise<number>, deadline: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await deleteBatch();
+    total += deleted;
+    if (deleted < BATCH || Date.now() > deadline) return total;
+  }
+}

@@ -1,0 +1,54 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { EventsService } from '../events/events.service';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDispatchService } from './webhook-dispatch.service';
+import { WebhookQueue } from './webhook-queue.service';
+
+/** Events younger than this are left to the fast path (it normally dispatches within milliseconds). */
+export const DISPATCH_GRACE_MS = 2_000;
+const EVENT_BATCH = 500;
+const MAX_EVENT_BATCHES_PER_RUN = 20;
+const OVERDUE_BATCH = 1_000;
+
+/**
+ * The safety net behind the fast path (at-least-once): dispatches events nobody dispatched (Redis was
+ * down, a process died between commit and enqueue) and re-enqueues pending attempts whose job was lost.
+ * Job ids make a re-enqueue of a job that still exists a no-op.
+ */
+@Injectable()
+export class WebhookSweepService {
+  private readonly logger = new Logger(WebhookSweepService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly events: EventsService,
+    private readonly dispatcher: WebhookDispatchService,
+    private readonly repository: WebhookDeliveriesRepository,
+    private readonly queue: WebhookQueue,
+  ) {}
+
+  async sweep(): Promise<{ events: number; deliveriesCreated: number; reenqueued: number }> {
+    let events = 0;
+    let deliveriesCreated = 0;
+    for (let batch = 0; batch < MAX_EVENT_BATCHES_PER_RUN; batch++) {
+      const ids = await this.events.undispatchedIds(DISPATCH_GRACE_MS, EVENT_BATCH);
+      if (ids.length === 0) break;
+      events += ids.length;
+      deliveriesCreated += await this.dispatcher.dispatch(ids);
+      if (ids.length < EVENT_BATCH) break;
+    }
+
+    // A due attempt may legitimately wait in the queue or run for up to the HTTP time-out; past that
+    // slack its job is presumed lost. Re-adding one that still exists does nothing.
+    const slackMs = this.config.webhook.timeoutMs + this.config.webhook.sweepIntervalMs;
+    const overdue = await this.repository.overdue(slackMs, OVERDUE_BATCH);
+    await this.queue.enqueueDeliveries(overdue.map((row) => ({ deliveryId: row.id, attempt: row.attemptCount, subscriptionId: row.subscriptionId })));
+
+    if (events > 0 || overdue.length > 0) {
+      this.logger.log(`sweep: ${events} undispatched event(s) → ${deliveriesCreated} deliveries; ${overdue.length} overdue attempt(s) re-enqueued`);
+    }
+    return { events, deliveriesCreated, reenqueued: overdue.length };
+  }
+}

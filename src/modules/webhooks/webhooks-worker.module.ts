@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { NetModule } from '../../platform/net/net.module';
+import { EventsModule } from '../events/events.module';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
+import { WebhookDeliveryService } from './webhook-delivery.service';
+import { WebhookDispatchProcessor } from './webhook-dispatch.processor';
+import { WebhookDispatchService } from './webhook-dispatch.service';
+import { WebhookMaintenanceProcessor } from './webhook-maintenance.processor';
+import { WebhookQueueModule } from './webhook-queue.module';
+import { WebhookRetentionService } from './webhook-retention.service';
+import { WebhookSweepService } from './webhook-sweep.service';
+
+/** The webhook engine in the worker process: dispatch, delivery, sweep and retention. Never imported by the API. */
+@Module({
+  imports: [EventsModule, NetModule, WebhookQueueModule],
+  providers: [
+    WebhookDeliveriesRepository,
+    WebhookDispatchService,
+    WebhookDeliveryService,
+    WebhookSweepService,
+    WebhookRetentionService,
+    WebhookDispatchProcessor,
+    WebhookDeliveryProcessor,
+    WebhookMaintenanceProcessor,
+  ],
+  exports: [WebhookDispatchService, WebhookDeliveryService, WebhookSweepService, WebhookRetentionService],
+})
+export class WebhooksWorkerModule {}

@@ -1,0 +1,83 @@
+import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
+import Redis from 'ioredis';
+import { EventEntity } from '../../src/modules/events/event.entity';
+import { EventsService } from '../../src/modules/events/events.service';
+import { UnitOfWork } from '../../src/platform/database/unit-of-work';
+import { ApiClient, TestApp } from './app';
+import { ReceivedRequest } from './webhook-receiver';
+
+/** Helpers for webhook delivery tests (app + worker + loopback receiver). */
+
+let seq = 0;
+
+/** Publishes one event the way a use case does: in a unit of work, heard by onCommitted after commit. */
+export async function publishEvent(t: TestApp, accountId: string, eventName: string, results: unknown[] = [{ n: ++seq }]): Promise<EventEntity> {
+  const ctx = { accountId, requestId: `req_test_${Date.now()}_${++seq}`, clientRequestId: `client_${seq}` };
+  return t.app.get(UnitOfWork).run(ctx, (tx) => t.app.get(EventsService).publish(tx, eventName, results));
+}
+
+export async function subscribe(api: ApiClient, url: string, eventFilters: string[] = ['*'], maxRetries?: number) {
+  const res = await api
+    .post('/v1/webhooks')
+    .send({ url, eventFilters, ...(maxRetries === undefined ? {} : { maxRetries }) })
+    .expect(201);
+  return res.body as { id: string; signingSecret: string; url: string; maxRetries: number };
+}
+
+export async function deliveriesOf(api: ApiClient, subscriptionId: string): Promise<Array<Record<string, any>>> {
+  const res = await api.get(`/v1/webhooks/${subscriptionId}/deliveries?limit=100`).expect(200);
+  return res.body.data;
+}
+
+export async function subscriptionOf(api: ApiClient, subscriptionId: string): Promise<Record<string, any>> {
+  const res = await api.get('/v1/webhooks').expect(200);
+  const found = res.body.data.find((s: { id: string }) => s.id === subscriptionId);
+  if (!found) throw new Error(`subscription ${subscriptionId} not listed`);
+  return found;
+}
+
+/** Polls `probe` until it returns a truthy value (returned), or fails with the last value seen. */
+export async function waitUntil<T>(probe: () => Promise<T>, timeoutMs = 10_000, what = 'condition'): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    last = await probe();
+    if (last) return last as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
+    await sleep(50);
+  }
+}
+
+/** Polls the delivery log until every row of the subscription is in a final state and there are `count` rows. */
+export function waitForFinalDeliveries(api: ApiClient, subscriptionId: string, count: number, timeoutMs = 10_000) {
+  return waitUntil(
+    async () => {
+      const rows = await deliveriesOf(api, subscriptionId);
+      return rows.length === count && rows.every((row) => row.status !== 'pending') ? rows : undefined;
+    },
+    timeoutMs,
+    `${count} final deliveries of ${subscriptionId}`,
+  );
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Verifies a received request with the official standardwebhooks library, given base64(signingSecret) (spec 6.2). */
+export function verifyWithLibrary(request: ReceivedRequest, signingSecret: string): unknown {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers[name] = value;
+  return new Webhook(Buffer.from(signingSecret).toString('base64')).verify(request.rawBody, headers);
+}
+
+export async function dbOf(t: TestApp): Promise<DataSource> {
+  return t.app.get(DataSource);
+}
+
+/** Removes a test file's own Redis prefix (the run's teardown only removes the run's default prefix). */
+export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl);
+  const stream = redis.scanStream({ match: `${prefix}:*`, count: 500 });
+  for await (const keys of stream as AsyncIterable<string[]>) if (keys.length) await redis.unlink(...keys);
+  await redis.quit();
+}
