@@ -1,4 +1,10 @@
 import { Body, Controller, Get, Module, Param, Post, Query } from '@nestjs/common';
+import { EventsModule } from '../../src/modules/events/events.module';
+import { EventsService } from '../../src/modules/events/events.service';
+import { UnitOfWork } from '../../src/platform/database/unit-of-work';
+import { DomainError } from '../../src/platform/errors/domain-error';
+import { Idempotent } from '../../src/platform/http/idempotency.interceptor';
+import { newId } from '../../src/platform/ids/ids';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { LimitQueryDto } from '../../src/platform/pagination/list-query.dto';
@@ -44,8 +50,36 @@ export class ProbeBodyDto {
   taskGroups?: ProbeTaskGroupDto[];
 }
 
+export class ProbeThingDto {
+  @IsString()
+  @Length(1, 100)
+  name: string;
+}
+
 @Controller('v1/test-probe')
 export class ProbeController {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly events: EventsService,
+  ) {}
+
+  /**
+   * A create use case in miniature: one transaction that publishes an event and
+   * returns the read shape, behind @Idempotent(). name "fail" fails after writing;
+   * name "conflict" fails with a domain error.
+   */
+  @Post('things')
+  @Idempotent()
+  async create(@Ctx() ctx: RequestContext, @Body() body: ProbeThingDto) {
+    return this.uow.run(ctx, async (tx) => {
+      const thing = { id: newId('property'), name: body.name, clientRequestId: ctx.clientRequestId };
+      await this.events.publish(tx, 'probe.create', [thing]);
+      if (body.name === 'fail') throw new Error('failed after writing');
+      if (body.name === 'conflict') throw new DomainError('conflict', 'conflict', 'Probe conflict');
+      return thing;
+    });
+  }
+
   @Post('bodies')
   echo(@Ctx() ctx: RequestContext, @Body() body: ProbeBodyDto) {
     return { accountId: ctx.accountId, body };
@@ -68,5 +102,5 @@ export class ProbeController {
   }
 }
 
-@Module({ controllers: [ProbeController] })
+@Module({ imports: [EventsModule], controllers: [ProbeController] })
 export class ProbeModule {}
