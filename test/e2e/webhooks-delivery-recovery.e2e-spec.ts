@@ -1,0 +1,191 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import { NestContainer } from '@nestjs/core';
+import { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { WebhookDeliveryProcessor } from '../../src/modules/webhooks/webhook-delivery.processor';
+import { WebhookDispatchService } from '../../src/modules/webhooks/webhook-dispatch.service';
+import { RETENTION_SCHEDULER_ID, SWEEP_SCHEDULER_ID, WebhookMaintenanceProcessor } from '../../src/modules/webhooks/webhook-maintenance.processor';
+import { WebhookDispatchProcessor } from '../../src/modules/webhooks/webhook-dispatch.processor';
+import { WEBHOOK_MAINTENANCE_QUEUE, WebhookQueue } from '../../src/modules/webhooks/webhook-queue.service';
+import { WebhookRetentionService } from '../../src/modules/webhooks/webhook-retention.service';
+import { newId } from '../../src/platform/ids/ids';
+import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { deliveriesOf, dropRedisPrefix, publishEvent, sleep, subscribe, waitForFinalDeliveries, waitUntil } from '../support/webhooks';
+import { startWorker, TestWorker } from '../support/worker';
+
+/**
+ * The engine's safety nets: the sweep (events the fast path missed, attempts whose job was lost), no loss
+ * across a worker restart mid-retry, URL rules re-checked at delivery, retention. Each test starts the
+ * worker(s) it needs on this file's own Redis prefix.
+ */
+const ENV = {
+  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-delivery-recovery`,
+  WEBHOOK_RETRY_BASE_MS: '100',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_SWEEP_INTERVAL_MS: '300',
+};
+
+describe('webhook delivery recovery', () => {
+  let t: TestApp;
+  let db: DataSource;
+  let account: TestAccount;
+  let api: ApiClient;
+  let worker: TestWorker | undefined;
+  const receivers: WebhookReceiver[] = [];
+
+  async function receiver(): Promise<WebhookReceiver> {
+    const r = await startReceiver();
+    receivers.push(r);
+    return r;
+  }
+
+  async function insertEvent(accountId: string, eventName: string, extra: { createdAt?: string; dispatched?: boolean } = {}): Promise<string> {
+    const id = newId('event');
+    await db.query(
+      `INSERT INTO events (id, account_id, event_name, client_request_id, api_request_id, results, created_at, dispatched_at)
+       VALUES ($1, $2, $3, 'client_sql', 'req_sql', '[{"via":"sql"}]', COALESCE($4::timestamptz, now()), CASE WHEN $5 THEN now() END)`,
+      [id, accountId, eventName, extra.createdAt ?? null, extra.dispatched ?? false],
+    );
+    return id;
+  }
+
+  beforeAll(async () => {
+    t = await startApp(ENV);
+    db = t.app.get(DataSource);
+    account = await createAccount(t);
+    api = clientFor(t, account);
+  });
+  afterEach(async () => {
+    await worker?.close();
+    worker = undefined;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await Promise.all(receivers.map((r) => r.close()));
+    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
+  });
+
+  it('the API process loads no processors', () => {
+    // (app.get of a missing provider would make Nest exit the process, so look at the module graph.)
+    const modules = [...(t.app as unknown as { container: NestContainer }).container.getModules().values()];
+    const providers = modules.flatMap((m) => [...m.providers.keys()]);
+    expect(providers).toContain(WebhookQueue);
+    for (const processor of [WebhookDeliveryProcessor, WebhookDispatchProcessor, WebhookMaintenanceProcessor]) expect(providers).not.toContain(processor);
+  });
+
+  it('sweeps: dispatches an event that never reached the queue, and re-enqueues an attempt whose job was lost', async () => {
+    worker = await startWorker(ENV);
+    const r = await receiver();
+    const sub = await subscribe(api, `${r.url}/sweep`);
+    // Written straight to the table: no onCommitted listener, no dispatch job.
+    const eventId = await insertEvent(account.accountId, 'property.create');
+    const [request] = await r.waitFor(1, 8_000);
+    expect(JSON.parse(request.rawBody)).toMatchObject({ eventName: 'property.create', results: [{ via: 'sql' }], clientRequestId: 'client_sql' });
+    const [event] = await db.query(`SELECT dispatched_at FROM events WHERE id = $1`, [eventId]);
+    expect(event.dispatched_at).not.toBeNull();
+
+    // Dispatching again is harmless, even with dispatched_at cleared: (event, subscription) is unique.
+    const dispatcher = worker.ctx.get(WebhookDispatchService);
+    expect(await dispatcher.dispatch([eventId])).toBe(0);
+    await db.query(`UPDATE events SET dispatched_at = NULL WHERE id = $1`, [eventId]);
+    expect(await dispatcher.dispatch([eventId])).toBe(0);
+
+    // A pending delivery long overdue with no job in Redis.
+    const lostEvent = await insertEvent(account.accountId, 'jobRequest.completed', { dispatched: true });
+    const lostId = newId('delivery');
+    await db.query(
+      `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, status, next_retry_at)
+       VALUES ($1, $2, $3, $4, 'jobRequest.completed', 'pending', now() - interval '1 hour')`,
+      [lostId, account.accountId, sub.id, lostEvent],
+    );
+    await r.waitFor(1, 5_000, (q) => q.headers['webhook-id'] === lostId);
+    const rows = await waitForFinalDeliveries(api, sub.id, 2);
+    expect(rows.map((row) => row.status)).toEqual(['delivered', 'delivered']);
+    await sleep(700); // a few more sweeps: nothing is sent twice
+    expect(r.requests).toHaveLength(2);
+  });
+
+  it('loses no retry when the worker stops while it is delayed: the next worker sends it, delivered exactly once', async () => {
+    const slowRetry = { ...ENV, WEBHOOK_RETRY_BASE_MS: '1500' };
+    worker = await startWorker(slowRetry);
+    const r = await receiver();
+    r.enqueue({ status: 500 });
+    const sub = await subscribe(api, `${r.url}/restart`);
+    await publishEvent(t, account.accountId, 'property.create');
+    await r.waitFor(1);
+    await waitUntil(async () => (await deliveriesOf(api, sub.id))[0]?.attemptCount === 1, 5_000, 'first attempt recorded');
+    await worker.close();
+    worker = undefined;
+
+    await sleep(1800); // the retry came due while no worker ran
+    expect(r.requests).toHaveLength(1);
+    worker = await startWorker(slowRetry);
+    const requests = await r.waitFor(2, 8_000);
+    expect(requests.map((q) => q.headers['webhook-retry-count'])).toEqual(['0', '1']);
+    expect(requests[1].headers['webhook-id']).toBe(requests[0].headers['webhook-id']);
+    const [row] = await waitForFinalDeliveries(api, sub.id, 1);
+    expect(row).toMatchObject({ status: 'delivered', attemptCount: 2 });
+    await sleep(700);
+    expect(r.requests).toHaveLength(2);
+  });
+
+  it('re-checks URL rules at delivery: a violation is failed_permanent at once and counts (test deliveries do not)', async () => {
+    worker = await startWorker({ ...ENV, ALLOW_PRIVATE_URLS: 'false' });
+    const r = await receiver();
+    const sub = await subscribe(api, `${r.url}/private`, ['*'], 5); // accepted by the API, which allows private URLs
+    await publishEvent(t, account.accountId, 'property.create');
+    const [row] = await waitForFinalDeliveries(api, sub.id, 1);
+    expect(row).toMatchObject({ status: 'failed_permanent', attemptCount: 1, nextRetryAt: null });
+    expect(row.attempts[0]).toMatchObject({ responseCode: null, responseSnippet: null, errorMessage: 'URL rule violation: must use https' });
+
+    await api.post(`/v1/webhooks/${sub.id}/test`).send({ eventName: 'property.create' }).expect(202);
+    const rows = await waitForFinalDeliveries(api, sub.id, 2);
+    expect(rows[0]).toMatchObject({ test: true, status: 'failed_permanent' });
+    const [counter] = await db.query(`SELECT consecutive_failures FROM webhook_subscriptions WHERE id = $1`, [sub.id]);
+    expect(counter.consecutive_failures).toBe(1);
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it('registers the sweep and retention schedulers; retention deletes events and deliveries older than 90 days only', async () => {
+    worker = await startWorker(ENV);
+    const schedulers = await worker.ctx.get<Queue>(getQueueToken(WEBHOOK_MAINTENANCE_QUEUE)).getJobSchedulers();
+    expect(schedulers.map((s) => [s.key, Number(s.every)]).sort()).toEqual([
+      [RETENTION_SCHEDULER_ID, 3_600_000],
+      [SWEEP_SCHEDULER_ID, 300],
+    ]);
+
+    const own = await createAccount(t);
+    const r = await receiver();
+    const sub = await subscribe(clientFor(t, own), `${r.url}/retention`);
+    const day = 24 * 3600 * 1000;
+    const at = (daysAgo: number) => new Date(Date.now() - daysAgo * day).toISOString();
+    const oldEvent = await insertEvent(own.accountId, 'property.create', { createdAt: at(91), dispatched: true });
+    const newEvent = await insertEvent(own.accountId, 'property.create', { createdAt: at(89), dispatched: true });
+    const delivery = async (eventId: string, daysAgo: number) => {
+      const id = newId('delivery');
+      await db.query(
+        `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, status, created_at)
+         VALUES ($1, $2, $3, $4, 'property.create', 'delivered', $5)`,
+        [id, own.accountId, sub.id, eventId, at(daysAgo)],
+      );
+      return id;
+    };
+    const oldDelivery = await delivery(oldEvent, 91);
+    const newDelivery = await delivery(newEvent, 89);
+    const oldTest = newId('delivery');
+    await db.query(
+      `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_name, test, test_payload, status, created_at)
+       VALUES ($1, $2, $3, 'x.y', true, '{}', 'delivered', $4)`,
+      [oldTest, own.accountId, sub.id, at(95)],
+    );
+
+    const result = await worker.ctx.get(WebhookRetentionService).run();
+    expect(result.deliveries).toBeGreaterThanOrEqual(2);
+    expect(result.events).toBeGreaterThanOrEqual(1);
+    const events = await db.query(`SELECT id FROM events WHERE id = ANY($1)`, [[oldEvent, newEvent]]);
+    expect(events.map((e: { id: string }) => e.id)).toEqual([newEvent]);
+    const deliveries = await db.query(`SELECT id FROM webhook_deliveries WHERE id = ANY($1)`, [[oldDelivery, newDelivery, oldTest]]);
+    expect(deliveries.map((d: { id: string }) => d.id)).toEqual([newDelivery]);
+  });
+});
