@@ -1,0 +1,163 @@
+import { ConfigError, loadConfig } from './config';
+
+/** Runs loadConfig and returns the ConfigError it throws. */
+function configErrorOf(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
+}
+
+const PRODUCTION = { NODE_ENV: 'production', CURSOR_SECRET: 'a-production-secret-of-32-chars!' };
+
+describe('loadConfig', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      isProduction: false,
+      version: require('../../package.json').version,
+      port: 3000,
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/property_ops',
+      redisUrl: 'redis://127.0.0.1:6379',
+      redisPrefix: 'pop',
+      errorsBaseUrl: 'https://errors.property-ops.example/problems',
+      publicBaseUrl: 'http://localhost:3000',
+      logLevel: 'info',
+      allowPrivateUrls: false,
+      rateLimit: { perSecond: 50, burst: 100, perDay: 30000 },
+      idempotencyTtlHours: 24,
+      blobStorageDir: './var/blobs',
+      webhook: expect.objectContaining({ timeoutMs: 10000, retryBaseMs: 30000, concurrencyPerSubscription: 10 }),
+    });
+    // Outside production a fixed development secret signs cursors.
+    expect(config.cursorSecret.length).toBeGreaterThan(0);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads and converts every value it is given', () => {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      PORT: '8080',
+      DATABASE_URL: 'postgresql://app:pw@db.internal:5433/ops',
+      REDIS_URL: 'rediss://cache.internal:6380/2',
+      REDIS_PREFIX: 'ops',
+      ERRORS_BASE_URL: 'https://errors.example.com/p///',
+      PUBLIC_BASE_URL: 'https://api.example.com/',
+      LOG_LEVEL: 'debug',
+      CURSOR_SECRET: 'x',
+      ALLOW_PRIVATE_URLS: 'true',
+      RATE_LIMIT_PER_SECOND: '5',
+      RATE_LIMIT_BURST: '5',
+      RATE_LIMIT_PER_DAY: '10',
+      IDEMPOTENCY_TTL_HOURS: '48',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_RETRY_BASE_MS: '200',
+    });
+    expect(config).toMatchObject({
+      nodeEnv: 'test',
+      isProduction: false,
+      port: 8080,
+      databaseUrl: 'postgresql://app:pw@db.internal:5433/ops',
+      redisUrl: 'rediss://cache.internal:6380/2',
+      redisPrefix: 'ops',
+      errorsBaseUrl: 'https://errors.example.com/p',
+      publicBaseUrl: 'https://api.example.com',
+      logLevel: 'debug',
+      cursorSecret: 'x',
+      allowPrivateUrls: true,
+      rateLimit: { perSecond: 5, burst: 5, perDay: 10 },
+      idempotencyTtlHours: 48,
+      webhook: expect.objectContaining({ timeoutMs: 2000, retryBaseMs: 200 }),
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '0'],
+    ['PORT', '65536'],
+    ['PORT', '1.5'],
+    ['PORT', ''],
+    ['NODE_ENV', 'staging'],
+    ['DATABASE_URL', 'mysql://localhost/ops'],
+    ['DATABASE_URL', 'not a url'],
+    ['REDIS_URL', 'http://localhost:6379'],
+    ['ERRORS_BASE_URL', 'not a url'],
+    ['PUBLIC_BASE_URL', 'localhost:3000'],
+    ['LOG_LEVEL', 'loud'],
+    ['ALLOW_PRIVATE_URLS', 'maybe'],
+    ['RATE_LIMIT_PER_SECOND', '0'],
+    ['RATE_LIMIT_PER_SECOND', '-5'],
+    ['RATE_LIMIT_PER_SECOND', '2.5'],
+    ['RATE_LIMIT_PER_SECOND', 'fifty'],
+    ['RATE_LIMIT_PER_SECOND', '1e3'],
+    ['RATE_LIMIT_BURST', '0'],
+    ['RATE_LIMIT_PER_DAY', 'abc'],
+    ['RATE_LIMIT_PER_DAY', '99999999999999999999'],
+    ['IDEMPOTENCY_TTL_HOURS', '0'],
+    ['WEBHOOK_TIMEOUT_MS', '-1'],
+    ['WEBHOOK_RETRY_BASE_MS', 'soon'],
+    ['WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', '0'],
+  ])('refuses %s=%p with one line naming the variable', (name, value) => {
+    const error = configErrorOf({ [name]: value });
+    expect(error.message).toMatch(new RegExp(`^${name}: \\S`));
+    expect(error.message).not.toMatch(/[\r\n]/);
+  });
+
+  it('keeps the report on one line even when the value holds a newline', () => {
+    const error = configErrorOf({ PORT: '3000\nINJECTED: line' });
+    expect(error.message).toMatch(/^PORT: /);
+    expect(error.message).not.toMatch(/[\r\n]/);
+    expect(error.message.split('\n')).toHaveLength(1);
+  });
+
+  it('reports only the first bad variable', () => {
+    const error = configErrorOf({ PORT: 'abc', LOG_LEVEL: 'loud' });
+    expect(error.message).toMatch(/^PORT: /);
+    expect(error.message).not.toContain('LOG_LEVEL');
+  });
+
+  it('never prints a database or Redis password', () => {
+    expect(configErrorOf({ DATABASE_URL: 'mysql://app:hunter2@db/ops' }).message).not.toContain('hunter2');
+    expect(configErrorOf({ REDIS_URL: 'http://default:hunter2@cache:6379' }).message).not.toContain('hunter2');
+  });
+
+  it('refuses a burst below the per-second limit, and accepts an equal one', () => {
+    expect(configErrorOf({ RATE_LIMIT_PER_SECOND: '10', RATE_LIMIT_BURST: '9' }).message).toMatch(/^RATE_LIMIT_BURST: /);
+    expect(loadConfig({ RATE_LIMIT_PER_SECOND: '10', RATE_LIMIT_BURST: '10' }).rateLimit).toEqual({ perSecond: 10, burst: 10, perDay: 30000 });
+  });
+
+  describe('in production', () => {
+    it('starts with a cursor secret of at least 16 characters', () => {
+      const config = loadConfig(PRODUCTION);
+      expect(config).toMatchObject({ nodeEnv: 'production', isProduction: true, cursorSecret: PRODUCTION.CURSOR_SECRET, allowPrivateUrls: false });
+      expect(loadConfig({ ...PRODUCTION, CURSOR_SECRET: 's'.repeat(16) }).cursorSecret).toBe('s'.repeat(16));
+    });
+
+    it.each([
+      ['missing', undefined],
+      ['empty', ''],
+      ['15 characters', 's'.repeat(15)],
+    ])('requires CURSOR_SECRET (%s)', (_label, secret) => {
+      const env: NodeJS.ProcessEnv = { NODE_ENV: 'production' };
+      if (secret !== undefined) env.CURSOR_SECRET = secret;
+      const error = configErrorOf(env);
+      expect(error.message).toMatch(/^CURSOR_SECRET: /);
+      expect(error.message).not.toMatch(/[\r\n]/);
+    });
+
+    it('refuses ALLOW_PRIVATE_URLS=true', () => {
+      const error = configErrorOf({ ...PRODUCTION, ALLOW_PRIVATE_URLS: 'true' });
+      expect(error.message).toMatch(/^ALLOW_PRIVATE_URLS: /);
+      expect(loadConfig({ ...PRODUCTION, ALLOW_PRIVATE_URLS: 'false' }).allowPrivateUrls).toBe(false);
+    });
+
+    it('allows ALLOW_PRIVATE_URLS=true outside production', () => {
+      expect(loadConfig({ NODE_ENV: 'development', ALLOW_PRIVATE_URLS: 'true' }).allowPrivateUrls).toBe(true);
+      expect(loadConfig({ NODE_ENV: 'test', ALLOW_PRIVATE_URLS: 'true' }).allowPrivateUrls).toBe(true);
+    });
+  });
+});
