@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { config as readDotEnv } from 'dotenv';
-import { bool, cleanEnv, makeValidator, num, port, str, url } from 'envalid';
+import { bool, cleanEnv, makeValidator, num, port, str } from 'envalid';
 
 /**
  * The one place that reads the environment. Every process (API, worker, CLI)
@@ -59,6 +59,18 @@ const redisUrl = makeValidator<string>((input) => {
   return input;
 });
 
+/** envalid's url() takes anything `new URL` parses, `localhost:3000` included (scheme "localhost:"). */
+const httpUrl = makeValidator<string>((input) => {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(input);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !/^https?:$/.test(parsed.protocol) || !parsed.hostname) throw new Error(`must be an http(s):// URL, got "${redactUrl(input)}"`);
+  return input;
+});
+
 function redactUrl(input: string): string {
   return input.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }
@@ -83,8 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       DATABASE_URL: postgresUrl({ default: 'postgres://postgres@127.0.0.1:5432/property_ops' }),
       REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
       REDIS_PREFIX: str({ default: 'pop' }),
-      ERRORS_BASE_URL: url({ default: 'https://errors.property-ops.example/problems' }),
-      PUBLIC_BASE_URL: url({ default: 'http://localhost:3000' }),
+      ERRORS_BASE_URL: httpUrl({ default: 'https://errors.property-ops.example/problems' }),
+      PUBLIC_BASE_URL: httpUrl({ default: 'http://localhost:3000' }),
       LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
       CURSOR_SECRET: str({ default: '' }),
       ALLOW_PRIVATE_URLS: bool({ default: false }),
@@ -148,7 +160,8 @@ function throwFirstError({ errors }: { errors: Partial<Record<string, Error>> })
   const [name, error] = Object.entries(errors)[0] ?? [];
   if (!name || !error) return;
   const reason = error.name === 'EnvMissingError' ? 'is required but missing' : error.message.trim() || 'is invalid';
-  throw new ConfigError(`${name}: ${reason}`);
+  // Messages quote the bad value; escape control characters so the report stays on one line.
+  throw new ConfigError(`${name}: ${reason.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`);
 }
 
 /** Loads config or ends the process with one line naming the variable that is wrong. */
