@@ -1,4 +1,4 @@
-import { startApp, TestApp } from '../support/app';
+import { clientFor, createAccount, startApp, TestApp } from '../support/app';
 
 describe('GET /v1/health', () => {
   let t: TestApp;
@@ -12,5 +12,38 @@ describe('GET /v1/health', () => {
     expect(res.body).toEqual({ status: 'ok', version: require('../../package.json').version, checks: { database: 'up', redis: 'up' } });
     expect(res.headers['x-request-id']).toBeDefined();
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
+  it('answers with JSON, whatever key or query is sent', async () => {
+    const res = await t.http.get('/v1/health?verbose=1').set('x-api-key', 'not-a-key').expect(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body.status).toBe('ok');
+  });
+});
+
+describe('GET /v1/health with Redis unreachable', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Port 1: nothing listens, so every connection attempt fails at once.
+    t = await startApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+  });
+
+  it('answers 503 naming the failed dependency, within the check timeout', async () => {
+    const started = Date.now();
+    const res = await t.http.get('/v1/health').expect(503);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(res.body).toEqual({ status: 'unavailable', version: expect.any(String), checks: { database: 'up', redis: 'down' } });
+  });
+
+  it('keeps serving authenticated requests (rate limits fall back to memory)', async () => {
+    const account = await createAccount(t);
+    const res = await clientFor(t, account).get('/v1/events').expect(200);
+    expect(res.headers['x-ratelimit-limit']).toBeDefined();
+  });
+
+  it('still shuts down promptly', async () => {
+    const started = Date.now();
+    await t.close();
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });
