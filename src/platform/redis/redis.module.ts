@@ -20,6 +20,8 @@ export class RedisModule implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
 
   async onApplicationShutdown(): Promise<void> {
+    // While Redis is unreachable, quit() queues behind the commands waiting offline and never settles.
+    if (this.redis.status !== 'ready') return this.redis.disconnect();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }
