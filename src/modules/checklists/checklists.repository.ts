@@ -78,21 +78,21 @@ export class ChecklistsRepository {
     id: string,
     values: Pick<ChecklistEntity, 'title' | 'description' | 'taskGroups'>,
   ): Promise<ChecklistEntity> {
-    const rows = returnedRows(await manager.query(
+    const result: unknown = await manager.query(
       `UPDATE checklists SET title = $3, description = $4, task_groups = $5::jsonb, updated_at = now()
         WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [accountId, id, values.title, values.description, JSON.stringify(values.taskGroups)],
-    ));
-    return toEntity(rows[0]);
+    );
+    return toEntity(returnedRows(result)[0]);
   }
 
   async disable(manager: EntityManager, accountId: string, id: string): Promise<ChecklistEntity> {
-    const rows = returnedRows(await manager.query(
+    const result: unknown = await manager.query(
       `UPDATE checklists SET disabled_at = now(), updated_at = now()
         WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [accountId, id],
-    ));
-    return toEntity(rows[0]);
+    );
+    return toEntity(returnedRows(result)[0]);
   }
 
   /** Every checklist of the property, disabled ones included, oldest first. */
@@ -106,10 +106,10 @@ export class ChecklistsRepository {
 
   /** Deletes the property's checklists and returns them oldest first (for their checklist.delete events). */
   async deleteByProperty(manager: EntityManager, accountId: string, propertyId: string): Promise<ChecklistEntity[]> {
-    const rows = returnedRows(await manager.query(
+    const result: unknown = await manager.query(
       `DELETE FROM checklists WHERE account_id = $1 AND property_id = $2 RETURNING ${COLUMNS}`,
       [accountId, propertyId],
-    ));
-    return rows.map(toEntity).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    );
+    return returnedRows(result).map(toEntity).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 }
