@@ -30,9 +30,9 @@ export interface AppConfig {
     concurrencyPerSubscription: number;
     /** Delivery jobs one worker process runs at once (across all subscriptions). */
     deliveryConcurrency: number;
-    /** How often the worker re-dispatches missed events and re-enqueues lost delivery attempts. */
+    /** How often the worker re-dispatches missed events and re-enqueues lost delivery attempts; 0 = never. */
     sweepIntervalMs: number;
-    /** How often the worker deletes events and deliveries past the 90-day retention. */
+    /** How often the worker deletes events and deliveries past the 90-day retention; 0 = never. */
     retentionIntervalMs: number;
   };
   /** Outbound downloads (property pictures): overall time-out and byte cap per download. */
@@ -45,6 +45,14 @@ const positiveInt = makeValidator<number>((input) => {
   const value = Number(input);
   if (!/^\d+$/.test(String(input).trim()) || !Number.isSafeInteger(value) || value < 1) {
     throw new Error(`must be a positive integer, got "${input}"`);
+  }
+  return value;
+});
+
+const nonNegativeInt = makeValidator<number>((input) => {
+  const value = Number(input);
+  if (!/^\d+$/.test(String(input).trim()) || !Number.isSafeInteger(value)) {
+    throw new Error(`must be a non-negative integer, got "${input}"`);
   }
   return value;
 });
@@ -109,8 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       WEBHOOK_RETRY_BASE_MS: positiveInt({ default: 30000 }),
       WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt({ default: 10 }),
       WEBHOOK_DELIVERY_CONCURRENCY: positiveInt({ default: 100 }),
-      WEBHOOK_SWEEP_INTERVAL_MS: positiveInt({ default: 5000 }),
-      WEBHOOK_RETENTION_INTERVAL_MS: positiveInt({ default: 3_600_000 }),
+      WEBHOOK_SWEEP_INTERVAL_MS: nonNegativeInt({ default: 5000 }),
+      WEBHOOK_RETENTION_INTERVAL_MS: nonNegativeInt({ default: 3_600_000 }),
       DOWNLOAD_TIMEOUT_MS: positiveInt({ default: 10000 }),
       DOWNLOAD_MAX_BYTES: positiveInt({ default: 10485760 }),
     },

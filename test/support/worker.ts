@@ -15,7 +15,7 @@ export interface TestWorker {
  */
 export async function startWorker(overrides: Record<string, string> = {}): Promise<TestWorker> {
   const config = loadConfig({ ...process.env, ...overrides });
-  const ctx = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: false });
+  const ctx = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: false, abortOnError: false });
   await ctx.init();
   return { ctx, config, close: () => ctx.close() };
 }

@@ -39,12 +39,14 @@ export class EventsRepository {
     await manager.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY($1::text[])`, [ids]);
   }
 
-  /** The dispatch sweep: events the fast path missed (older than `graceMs`, oldest first). */
-  async undispatchedIds(graceMs: number, limit: number): Promise<string[]> {
+  /** The dispatch sweep: events the fast path missed (older than `graceMs`, oldest first), optionally of some accounts only. */
+  async undispatchedIds(graceMs: number, limit: number, accountIds?: string[]): Promise<string[]> {
     const rows = await this.dataSource.query(
-      `SELECT id FROM events WHERE dispatched_at IS NULL AND created_at < now() - make_interval(secs => $1::float8 / 1000)
+      `SELECT id FROM events
+        WHERE dispatched_at IS NULL AND created_at < now() - make_interval(secs => $1::float8 / 1000)
+          AND ($3::text[] IS NULL OR account_id = ANY($3::text[]))
         ORDER BY created_at LIMIT $2`,
-      [graceMs, limit],
+      [graceMs, limit, accountIds ?? null],
     );
     return rows.map((r: { id: string }) => r.id);
   }

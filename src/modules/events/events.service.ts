@@ -51,8 +51,8 @@ export class EventsService {
     return this.repository.markDispatched(manager, ids);
   }
 
-  undispatchedIds(graceMs: number, limit: number): Promise<string[]> {
-    return this.repository.undispatchedIds(graceMs, limit);
+  undispatchedIds(graceMs: number, limit: number, accountIds?: string[]): Promise<string[]> {
+    return this.repository.undispatchedIds(graceMs, limit, accountIds);
   }
 
   deleteBatchCreatedBefore(cutoff: Date, batchSize: number): Promise<number> {

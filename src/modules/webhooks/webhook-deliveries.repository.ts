@@ -105,9 +105,12 @@ export class WebhookDeliveriesRepository {
     return inserted.map((r: Record<string, string>) => ({ id: r.id, subscriptionId: r.subscription_id }));
   }
 
-  /** The delivery with its subscription and event, or undefined when gone (subscription deleted: cascade). */
-  async loadWork(id: string): Promise<DeliveryWork | undefined> {
-    const [r] = await this.dataSource.query(
+  /**
+   * Deliveries with their subscription and event, in the order asked; undefined for one that is gone
+   * (its subscription was deleted: cascade). One query for a whole batch of concurrent attempts.
+   */
+  async loadWork(ids: string[]): Promise<Array<DeliveryWork | undefined>> {
+    const rows = await this.dataSource.query(
       `SELECT d.id, d.account_id, d.subscription_id, d.event_id, d.event_name, d.test, d.test_payload, d.status,
               d.attempt_count, d.created_at,
               s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at,
@@ -115,41 +118,11 @@ export class WebhookDeliveriesRepository {
          FROM webhook_deliveries d
          JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = d.account_id
          LEFT JOIN events e ON e.id = d.event_id AND e.account_id = d.account_id
-        WHERE d.id = $1`,
-      [id],
+        WHERE d.id = ANY($1::text[])`,
+      [ids],
     );
-    if (!r) return undefined;
-    return {
-      id: r.id,
-      accountId: r.account_id,
-      subscriptionId: r.subscription_id,
-      eventId: r.event_id,
-      eventName: r.event_name,
-      test: r.test,
-      testPayload: r.test_payload,
-      status: r.status,
-      attemptCount: r.attempt_count,
-      createdAt: r.created_at,
-      subscription: {
-        url: r.url,
-        enabled: r.enabled,
-        maxRetries: r.max_retries,
-        signingSecret: r.signing_secret,
-        previousSecret: r.previous_secret,
-        previousSecretExpiresAt: r.previous_secret_expires_at,
-      },
-      event:
-        r.event_id !== null && r.event_created_at !== null
-          ? {
-              clientRequestId: r.client_request_id,
-              apiRequestId: r.api_request_id,
-              targetAccountId: r.account_id,
-              createdAt: (r.event_created_at as Date).toISOString(),
-              eventName: r.event_name,
-              results: r.results,
-            }
-          : null,
-    };
+    const byId = new Map<string, DeliveryWork>(rows.map((r: Record<string, any>) => [r.id, toWork(r)]));
+    return ids.map((id) => byId.get(id));
   }
 
   /**
@@ -196,13 +169,58 @@ export class WebhookDeliveriesRepository {
     return { recorded: row.recorded > 0, autoDisabled: row.auto_disabled === true };
   }
 
-  /** The retry sweep: pending deliveries overdue by more than `slackMs` (their job was lost), oldest first. */
-  async overdue(slackMs: number, limit: number): Promise<Array<{ id: string; subscriptionId: string; attemptCount: number }>> {
+  /**
+   * recordAttempt for many attempts whose counter effect is 'none' or 'reset' (the common case: a
+   * delivered or retried attempt), in one statement. Returns, per input, whether it was recorded.
+   * Increments go one by one through recordAttempt, whose threshold check needs exact ordering.
+   */
+  async recordAttempts(inputs: RecordAttemptInput[]): Promise<boolean[]> {
+    if (inputs.some((input) => input.counter === 'increment')) throw new Error('recordAttempts takes no increments');
+    const payload = inputs.map((input) => ({
+      id: input.id,
+      expected: input.expectedAttemptCount,
+      attempt: input.attempt,
+      status: input.status,
+      next_retry_at: input.nextRetryAt,
+      reset: input.counter === 'reset',
+    }));
+    const rows = await this.dataSource.query(
+      `WITH input AS (
+         SELECT DISTINCT ON (id) * FROM jsonb_to_recordset($1::jsonb)
+             AS x(id text, expected int, attempt jsonb, status text, next_retry_at timestamptz, reset boolean)
+          ORDER BY id
+       ), d AS (
+         UPDATE webhook_deliveries wd
+            SET attempts = wd.attempts || jsonb_build_array(i.attempt),
+                attempt_count = wd.attempt_count + 1,
+                first_attempt_at = COALESCE(wd.first_attempt_at, (i.attempt->>'at')::timestamptz),
+                last_attempt_at = (i.attempt->>'at')::timestamptz,
+                status = i.status,
+                next_retry_at = i.next_retry_at
+           FROM input i
+          WHERE wd.id = i.id AND wd.status = 'pending' AND wd.attempt_count = i.expected
+         RETURNING wd.id, wd.subscription_id, i.reset, i.expected
+       ), s AS (
+         UPDATE webhook_subscriptions ws SET consecutive_failures = 0
+          WHERE ws.id IN (SELECT subscription_id FROM d WHERE reset) AND ws.consecutive_failures <> 0
+         RETURNING ws.id
+       )
+       SELECT d.id, d.expected FROM d`,
+      [JSON.stringify(payload)],
+    );
+    // A duplicate of the same attempt within one batch counts as not recorded (DISTINCT ON kept one).
+    const recorded = new Set(rows.map((r: { id: string; expected: number }) => `${r.id}.${r.expected}`));
+    return inputs.map((input) => recorded.delete(`${input.id}.${input.expectedAttemptCount}`));
+  }
+
+  /** The retry sweep: pending deliveries overdue by more than `slackMs` (their job was lost), oldest first, optionally of some accounts only. */
+  async overdue(slackMs: number, limit: number, accountIds?: string[]): Promise<Array<{ id: string; subscriptionId: string; attemptCount: number }>> {
     const rows = await this.dataSource.query(
       `SELECT id, subscription_id, attempt_count FROM webhook_deliveries
         WHERE status = 'pending' AND next_retry_at < now() - make_interval(secs => $1::float8 / 1000)
+          AND ($3::text[] IS NULL OR account_id = ANY($3::text[]))
         ORDER BY next_retry_at LIMIT $2`,
-      [slackMs, limit],
+      [slackMs, limit, accountIds ?? null],
     );
     return rows.map((r: Record<string, unknown>) => ({ id: r.id as string, subscriptionId: r.subscription_id as string, attemptCount: r.attempt_count as number }));
   }
@@ -215,6 +233,40 @@ export class WebhookDeliveriesRepository {
     );
     return result[1];
   }
+}
+
+function toWork(r: Record<string, any>): DeliveryWork {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    subscriptionId: r.subscription_id,
+    eventId: r.event_id,
+    eventName: r.event_name,
+    test: r.test,
+    testPayload: r.test_payload,
+    status: r.status,
+    attemptCount: r.attempt_count,
+    createdAt: r.created_at,
+    subscription: {
+      url: r.url,
+      enabled: r.enabled,
+      maxRetries: r.max_retries,
+      signingSecret: r.signing_secret,
+      previousSecret: r.previous_secret,
+      previousSecretExpiresAt: r.previous_secret_expires_at,
+    },
+    event:
+      r.event_id !== null && r.event_created_at !== null
+        ? {
+            clientRequestId: r.client_request_id,
+            apiRequestId: r.api_request_id,
+            targetAccountId: r.account_id,
+            createdAt: (r.event_created_at as Date).toISOString(),
+            eventName: r.event_name,
+            results: r.results,
+          }
+        : null,
+  };
 }
 
 function cmp(a: string, b: string): number {

@@ -6,9 +6,6 @@ import { redisConnectionOptions } from '../../platform/platform.module';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './webhook-queue.service';
 
-/** How long a job of a saturated subscription is parked before it is tried again (jittered). */
-const BUSY_PARK_MS = { min: 250, max: 750 };
-
 /**
  * Runs delivery attempts (worker only). The BullMQ worker is built here rather than with @Processor
  * because its concurrency and lock duration come from config: the lock must outlast the HTTP
@@ -44,15 +41,14 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnModul
   private async process(job: Job<DeliveryJobData>, token?: string): Promise<void> {
     const { subscriptionId } = job.data;
     // A saturated subscription's job is parked before any query; otherwise after loading (see the service).
-    if (subscriptionId && this.deliveries.limiter.isSaturated(subscriptionId)) return this.park(job, token);
+    if (subscriptionId && this.deliveries.limiter.isSaturated(subscriptionId)) return this.park(job, subscriptionId, token);
     const result = await this.deliveries.attempt(job.data);
-    if (result.kind === 'busy') return this.park(job, token);
+    if (result.kind === 'busy') return this.park(job, result.subscriptionId, token);
   }
 
   /** Moves the job back to delayed without using up one of its attempts, freeing this worker slot. */
-  private async park(job: Job<DeliveryJobData>, token?: string): Promise<never> {
-    const wait = BUSY_PARK_MS.min + Math.random() * (BUSY_PARK_MS.max - BUSY_PARK_MS.min);
-    await job.moveToDelayed(Date.now() + Math.round(wait), token);
+  private async park(job: Job<DeliveryJobData>, subscriptionId: string, token?: string): Promise<never> {
+    await job.moveToDelayed(Date.now() + this.deliveries.limiter.parkDelayMs(subscriptionId), token);
     throw new DelayedError();
   }
 }

@@ -6,7 +6,8 @@ import { APP_CONFIG } from '../../config/config.module';
 import { CheckedUrl, OutboundUrlPolicy, policyViolationOf } from '../../platform/net/outbound-url-policy';
 import { UrlPolicyError } from '../../platform/net/url-policy.rules';
 import { AttemptOutcome, failureCounterEffect, isSuccessStatus, nextDeliveryState, NextDeliveryState } from './webhook-backoff.rules';
-import { DeliveryWork, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { Coalescer } from './webhook-coalescer';
+import { DeliveryWork, RecordAttemptInput, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { DeliveryAttempt } from './webhook-delivery.entity';
 import {
   buildEnvelope,
@@ -21,6 +22,10 @@ import { DeliveryJobData, WebhookQueue } from './webhook-queue.service';
 import { signingSecrets, signPayload } from './webhook-signer.rules';
 import { SubscriptionLimiter } from './webhook-subscription-limiter';
 
+/** Concurrent attempts share their load and record queries: up to this many rows per query, this many queries at once. */
+const QUERY_BATCH = 100;
+const QUERIES_IN_PARALLEL = 4;
+
 /** Response bytes read past the snippet so a keep-alive socket can be reused; a longer body closes it. */
 const DRAIN_LIMIT_BYTES = 64 * 1024;
 
@@ -30,7 +35,7 @@ export type AttemptResult =
   /** Nothing to do: the delivery is gone (subscription deleted), finished, or this job is a stale duplicate. */
   | { kind: 'dropped'; reason: 'missing' | 'finished' | 'stale' }
   /** The subscription already has its share of concurrent calls: try this job again shortly. */
-  | { kind: 'busy' }
+  | { kind: 'busy'; subscriptionId: string }
   | { kind: 'recorded'; state: NextDeliveryState; recorded: boolean };
 
 interface HttpOutcome {
@@ -51,6 +56,8 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
   private readonly agent: Agent;
   readonly limiter: SubscriptionLimiter;
   private readonly userAgent: string;
+  private readonly loads: Coalescer<string, DeliveryWork | undefined>;
+  private readonly records: Coalescer<RecordAttemptInput, boolean>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -60,9 +67,11 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
   ) {
     const { timeoutMs, concurrencyPerSubscription } = config.webhook;
     this.agent = policy.createAgent({ connectTimeoutMs: timeoutMs, keepAliveTimeoutMs: 4_000 });
-    // Up to the limit call at once; as many again wait in memory, the rest are parked in the queue.
-    this.limiter = new SubscriptionLimiter(concurrencyPerSubscription, concurrencyPerSubscription);
+    // Up to the limit call at once; more wait in memory while that is quick, the rest are parked in the queue.
+    this.limiter = new SubscriptionLimiter(concurrencyPerSubscription);
     this.userAgent = `PropertyOps-Webhooks/${config.version}`;
+    this.loads = new Coalescer((ids) => this.repository.loadWork(ids), QUERY_BATCH, QUERIES_IN_PARALLEL);
+    this.records = new Coalescer((inputs) => this.repository.recordAttempts(inputs), QUERY_BATCH, QUERIES_IN_PARALLEL);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -70,7 +79,7 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
   }
 
   async attempt(job: DeliveryJobData): Promise<AttemptResult> {
-    const work = await this.repository.loadWork(job.deliveryId);
+    const work = await this.loads.call(job.deliveryId);
     if (!work) return { kind: 'dropped', reason: 'missing' };
     if (work.status !== 'pending') return { kind: 'dropped', reason: 'finished' };
     if (work.attemptCount !== job.attempt) return { kind: 'dropped', reason: 'stale' };
@@ -81,7 +90,7 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     }
 
     const release = await this.limiter.acquire(work.subscriptionId);
-    if (!release) return { kind: 'busy' };
+    if (!release) return { kind: 'busy', subscriptionId: work.subscriptionId };
     const startedAt = new Date();
     const started = performance.now();
     let http: HttpOutcome;
@@ -170,14 +179,16 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
       errorMessage: http.errorMessage,
       durationMs,
     };
-    const result = await this.repository.recordAttempt({
+    const input: RecordAttemptInput = {
       id: work.id,
       expectedAttemptCount: work.attemptCount,
       attempt,
       status: state.status,
       nextRetryAt: state.nextRetryAt,
       counter: failureCounterEffect(state.status, work, stoppedBecauseDisabled),
-    });
+    };
+    // Increments (permanent failures, rare) go alone: the auto-disable threshold needs exact counting.
+    const result = input.counter === 'increment' ? await this.repository.recordAttempt(input) : { recorded: await this.records.call(input), autoDisabled: false };
     if (!result.recorded) {
       // Another run of this attempt (a stalled job taken over) got there first.
       return { kind: 'recorded', state, recorded: false };

@@ -13,8 +13,10 @@ export const RETENTION_SCHEDULER_ID = 'webhook-retention';
 
 /**
  * The periodic jobs (worker only): the dispatch/retry sweep and retention. BullMQ job schedulers live
- * in Redis, so with several worker processes each run happens once; upserting at every start is
- * idempotent and picks up a changed interval.
+ * in Redis, so with several worker processes each run happens once. Schedulers are shared by every
+ * worker on the prefix: upserting at each start is idempotent and the last worker started sets the
+ * interval; an interval of 0 removes the scheduler (tests that share one database with other files
+ * turn both off and call the services directly).
  */
 @Injectable()
 export class WebhookMaintenanceProcessor implements OnApplicationBootstrap, OnModuleDestroy {
@@ -29,10 +31,9 @@ export class WebhookMaintenanceProcessor implements OnApplicationBootstrap, OnMo
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const template = { opts: { removeOnComplete: true, removeOnFail: true } };
-    await this.queue.upsertJobScheduler(SWEEP_SCHEDULER_ID, { every: this.config.webhook.sweepIntervalMs }, { name: 'sweep', ...template });
-    await this.queue.upsertJobScheduler(RETENTION_SCHEDULER_ID, { every: this.config.webhook.retentionIntervalMs }, { name: 'retention', ...template });
-    this.worker = new Worker(WEBHOOK_MAINTENANCE_QUEUE, (job: Job) => this.process(job), {
+    const scheduled = await this.registerSchedulers();
+    if (!scheduled) return;
+    this.worker = new Worker(WEBHOOK_MAINTENANCE_QUEUE, (job: Job) => this.run(job), {
       connection: redisConnectionOptions(this.config.redisUrl),
       prefix: this.config.redisPrefix,
       concurrency: 2, // a long retention run must not hold up the sweep
@@ -46,10 +47,26 @@ export class WebhookMaintenanceProcessor implements OnApplicationBootstrap, OnMo
     await this.worker?.close();
   }
 
-  private async process(job: Job): Promise<unknown> {
+  /** Upserts (or removes, for 0) both schedulers; true when at least one is on. */
+  async registerSchedulers(): Promise<boolean> {
+    const { sweepIntervalMs, retentionIntervalMs } = this.config.webhook;
+    await this.schedule(SWEEP_SCHEDULER_ID, 'sweep', sweepIntervalMs);
+    await this.schedule(RETENTION_SCHEDULER_ID, 'retention', retentionIntervalMs);
+    return sweepIntervalMs > 0 || retentionIntervalMs > 0;
+  }
+
+  async run(job: Pick<Job, 'name'>): Promise<unknown> {
     if (job.name === 'sweep') return this.sweeper.sweep();
     if (job.name === 'retention') return this.retention.run();
     this.logger.warn(`unknown maintenance job ${job.name}`);
     return undefined;
+  }
+
+  private async schedule(id: string, name: string, everyMs: number): Promise<void> {
+    if (everyMs === 0) {
+      await this.queue.removeJobScheduler(id);
+      return;
+    }
+    await this.queue.upsertJobScheduler(id, { every: everyMs }, { name, opts: { removeOnComplete: true, removeOnFail: true } });
   }
 }

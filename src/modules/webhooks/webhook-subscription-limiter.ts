@@ -1,58 +1,101 @@
 /**
  * In-process bound on concurrent HTTP calls per subscription, so one slow receiver cannot take
- * every worker slot. Up to `limit` calls run; up to `maxWaiting` more wait their turn in memory
- * (cheap for a fast receiver); beyond that `acquire` answers null and the caller parks the job
- * in the queue for a moment instead of holding a worker slot.
+ * every worker slot. Up to `limit` calls run at once per key. Further callers may wait in memory,
+ * which is cheap for a fast receiver: up to `limit` of them always, and more while their expected
+ * wait (queue length / limit × the key's typical call time, once measured) stays within
+ * `waitBudgetMs`. No caller waits longer than `waitBudgetMs`. A caller refused or timed out gets null
+ * and parks its job in the queue instead of holding a worker slot (`parkDelayMs` says how long).
  */
 export class SubscriptionLimiter {
-  private readonly slots = new Map<string, { running: number; waiting: Array<() => void> }>();
+  private readonly slots = new Map<string, Slot>();
+  /** Typical call duration per key (exponentially weighted), kept after the key goes idle. */
+  private readonly typicalMs = new Map<string, number>();
 
   constructor(
     private readonly limit: number,
-    private readonly maxWaiting: number,
+    private readonly waitBudgetMs = 1_000,
+    private readonly now: () => number = Date.now,
   ) {}
 
-  /** True when a new caller for this key would get null: lets a worker bounce a job before loading it. */
+  /** True when a new caller for this key would get null: lets a worker park a job before loading it. */
   isSaturated(key: string): boolean {
     const slot = this.slots.get(key);
-    return slot !== undefined && slot.running >= this.limit && slot.waiting.length >= this.maxWaiting;
+    return slot !== undefined && slot.started.length >= this.limit && !this.mayWait(key, slot);
   }
 
-  /** A release function once a slot is free, or null when too many callers already wait. */
+  /** A release function once a slot is free, or null when the caller should come back later. */
   async acquire(key: string): Promise<(() => void) | null> {
     let slot = this.slots.get(key);
     if (!slot) {
-      slot = { running: 0, waiting: [] };
+      slot = { started: [], waiting: [] };
       this.slots.set(key, slot);
     }
-    if (slot.running < this.limit) {
-      slot.running++;
-      return this.releaser(key, slot);
-    }
-    if (slot.waiting.length >= this.maxWaiting) return null;
+    if (slot.started.length < this.limit) return this.start(key, slot);
+    if (!this.mayWait(key, slot)) return null;
     const current = slot;
-    // The releasing caller hands its slot over directly (running stays the same).
-    await new Promise<void>((resolve) => current.waiting.push(resolve));
-    return this.releaser(key, current);
+    return new Promise<(() => void) | null>((resolve) => {
+      // The releasing caller starts the waiter's call in the same tick, so the count never exceeds the limit.
+      const waiter = (release: () => void) => {
+        clearTimeout(timer);
+        resolve(release);
+      };
+      const timer = setTimeout(() => {
+        current.waiting.splice(current.waiting.indexOf(waiter), 1);
+        resolve(null);
+      }, this.waitBudgetMs);
+      current.waiting.push(waiter);
+    });
+  }
+
+  /** How long to park a job of this key: about one call's time, between 250 ms and 5 s, jittered. */
+  parkDelayMs(key: string): number {
+    const base = Math.min(5_000, Math.max(250, this.estimateMs(key)));
+    return Math.round(base * (0.5 + Math.random()));
   }
 
   /** Calls running now for this key (tests, metrics). */
   running(key: string): number {
-    return this.slots.get(key)?.running ?? 0;
+    return this.slots.get(key)?.started.length ?? 0;
   }
 
-  private releaser(key: string, slot: { running: number; waiting: Array<() => void> }): () => void {
+  private mayWait(key: string, slot: Slot): boolean {
+    if (slot.waiting.length < this.limit) return true;
+    // A key not measured yet could be a slow one: no extra waiters until its first call completes.
+    if (!this.typicalMs.has(key)) return false;
+    const expectedWaitMs = ((slot.waiting.length + 1) / this.limit) * this.estimateMs(key, slot);
+    return expectedWaitMs <= this.waitBudgetMs;
+  }
+
+  /** The key's typical call time, or longer while its oldest running call has already taken longer. */
+  private estimateMs(key: string, slot = this.slots.get(key)): number {
+    const typical = this.typicalMs.get(key) ?? 0;
+    const oldest = slot && slot.started.length > 0 ? this.now() - Math.min(...slot.started) : 0;
+    return Math.max(typical, oldest);
+  }
+
+  private start(key: string, slot: Slot): () => void {
+    const startedAt = this.now();
+    slot.started.push(startedAt);
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      const elapsed = this.now() - startedAt;
+      const previous = this.typicalMs.get(key);
+      if (previous === undefined && this.typicalMs.size >= MAX_REMEMBERED_KEYS) this.typicalMs.clear();
+      this.typicalMs.set(key, previous === undefined ? elapsed : previous * 0.8 + elapsed * 0.2);
+      slot.started.splice(slot.started.indexOf(startedAt), 1);
       const next = slot.waiting.shift();
-      if (next) {
-        next();
-        return;
-      }
-      slot.running--;
-      if (slot.running === 0) this.slots.delete(key);
+      if (next) next(this.start(key, slot));
+      else if (slot.started.length === 0) this.slots.delete(key);
     };
   }
 }
+
+interface Slot {
+  /** Start times of the running calls. */
+  started: number[];
+  waiting: Array<(release: () => void) => void>;
+}
+
+const MAX_REMEMBERED_KEYS = 10_000;

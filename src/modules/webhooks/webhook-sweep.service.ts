@@ -29,11 +29,13 @@ export class WebhookSweepService {
     private readonly queue: WebhookQueue,
   ) {}
 
-  async sweep(): Promise<{ events: number; deliveriesCreated: number; reenqueued: number }> {
+  /** `scope` limits the sweep to some accounts (tests that share a database; support tooling). */
+  async sweep(scope: { accountIds?: string[] } = {}): Promise<{ events: number; deliveriesCreated: number; reenqueued: number }> {
+    const { accountIds } = scope;
     let events = 0;
     let deliveriesCreated = 0;
     for (let batch = 0; batch < MAX_EVENT_BATCHES_PER_RUN; batch++) {
-      const ids = await this.events.undispatchedIds(DISPATCH_GRACE_MS, EVENT_BATCH);
+      const ids = await this.events.undispatchedIds(DISPATCH_GRACE_MS, EVENT_BATCH, accountIds);
       if (ids.length === 0) break;
       events += ids.length;
       deliveriesCreated += await this.dispatcher.dispatch(ids);
@@ -42,8 +44,8 @@ export class WebhookSweepService {
 
     // A due attempt may legitimately wait in the queue or run for up to the HTTP time-out; past that
     // slack its job is presumed lost. Re-adding one that still exists does nothing.
-    const slackMs = this.config.webhook.timeoutMs + this.config.webhook.sweepIntervalMs;
-    const overdue = await this.repository.overdue(slackMs, OVERDUE_BATCH);
+    const slackMs = this.config.webhook.timeoutMs + Math.max(this.config.webhook.sweepIntervalMs, 1_000);
+    const overdue = await this.repository.overdue(slackMs, OVERDUE_BATCH, accountIds);
     await this.queue.enqueueDeliveries(overdue.map((row) => ({ deliveryId: row.id, attempt: row.attemptCount, subscriptionId: row.subscriptionId })));
 
     if (events > 0 || overdue.length > 0) {
