@@ -108,6 +108,33 @@ describe('webhook delivery', () => {
     expect(row.attempts).toEqual([{ at: row.firstAttemptAt, responseCode: 200, responseSnippet: 'ok', errorMessage: null, durationMs: expect.any(Number) }]);
   });
 
+  it('delivers property.create from POST /v1/properties, clientRequestId echoing the Idempotency-Key', async () => {
+    const own = await createAccount(t);
+    const client = clientFor(t, own);
+    const r = await receiver();
+    const sub = await subscribe(client, `${r.url}/properties`, ['property.*']);
+    const key = `idem-${Date.now()}`;
+    const created = await client
+      .post('/v1/properties')
+      .set('Idempotency-Key', key)
+      .set('x-request-id', `req-${key}`)
+      .send({
+        sourceId: `src-${Date.now()}`,
+        name: 'Sea view flat',
+        countryCode: 'FR',
+        timeZone: 'Europe/Paris',
+        location: { latitude: 48.8566, longitude: 2.3522 },
+        beds: 2,
+        bedrooms: 1,
+        bathrooms: 1,
+      })
+      .expect(201);
+    const [request] = await r.waitFor(1);
+    const body = verifyWithLibrary(request, sub.signingSecret) as Record<string, any>;
+    expect(body).toMatchObject({ eventName: 'property.create', clientRequestId: key, apiRequestId: `req-${key}`, targetAccountId: own.accountId });
+    expect(body.results).toEqual([created.body]);
+  });
+
   it('signs with both secrets during a rotation, new first, each verifying on its own', async () => {
     const r = await receiver();
     const sub = await subscribe(api, `${r.url}/rotate`);

@@ -3,18 +3,13 @@ import { DataSource } from 'typeorm';
 import { newId } from '../../platform/ids/ids';
 import { EventsService } from '../events/events.service';
 import { matchesEventFilters } from './event-filter.rules';
+import { Coalescer } from './webhook-coalescer';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookQueue } from './webhook-queue.service';
 
 /** Events per dispatch transaction, and dispatch transactions running at once per process. */
 const MAX_BATCH = 200;
 const MAX_PARALLEL_BATCHES = 4;
-
-interface Waiter {
-  eventId: string;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
 
 /**
  * Fans events out to subscriptions (worker side): one pending delivery row per matching enabled
@@ -26,8 +21,17 @@ interface Waiter {
 @Injectable()
 export class WebhookDispatchService {
   private readonly logger = new Logger(WebhookDispatchService.name);
-  private readonly waiting: Waiter[] = [];
-  private runningBatches = 0;
+  private readonly batches = new Coalescer<string, void>(
+    async (eventIds) => {
+      await this.dispatch(eventIds).catch((error: Error) => {
+        this.logger.warn(`dispatch of ${eventIds.length} event(s) failed: ${error.message}`);
+        throw error;
+      });
+      return eventIds.map(() => undefined);
+    },
+    MAX_BATCH,
+    MAX_PARALLEL_BATCHES,
+  );
 
   constructor(
     private readonly dataSource: DataSource,
@@ -41,10 +45,7 @@ export class WebhookDispatchService {
    * are coalesced into the next batch: no added latency when idle, few queries per event under load.
    */
   dispatchOne(eventId: string): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ eventId, resolve, reject });
-      this.pump();
-    });
+    return this.batches.call(eventId);
   }
 
   /** Dispatches these events in one transaction; returns the number of deliveries created. */
@@ -69,24 +70,5 @@ export class WebhookDispatchService {
     });
     await this.queue.enqueueDeliveries(created.map((row) => ({ deliveryId: row.id, attempt: 0, subscriptionId: row.subscriptionId })));
     return created.length;
-  }
-
-  private pump(): void {
-    while (this.runningBatches < MAX_PARALLEL_BATCHES && this.waiting.length > 0) {
-      const batch = this.waiting.splice(0, MAX_BATCH);
-      this.runningBatches++;
-      this.dispatch(batch.map((waiter) => waiter.eventId))
-        .then(
-          () => batch.forEach((waiter) => waiter.resolve()),
-          (error: unknown) => {
-            this.logger.warn(`dispatch of ${batch.length} event(s) failed: ${(error as Error).message}`);
-            batch.forEach((waiter) => waiter.reject(error));
-          },
-        )
-        .finally(() => {
-          this.runningBatches--;
-          this.pump();
-        });
-    }
   }
 }
