@@ -46,7 +46,9 @@ export function applyDetails(
   const { disableRemindersAutomation, ...written } = input;
   const merged: Record<string, unknown> = { ...(current.details ?? {}) };
   for (const [key, value] of Object.entries(written)) {
-    if (value === null || value === undefined) delete merged[key];
+    // DTO instances carry every declared key; undefined means "not sent", null means "remove".
+    if (value === undefined) continue;
+    if (value === null) delete merged[key];
     else merged[key] = value;
   }
   return {

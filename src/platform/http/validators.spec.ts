@@ -1,0 +1,44 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { isCountryCode, isTimeZone, IsStringOrStringArray } from './validators';
+
+describe('isCountryCode', () => {
+  it.each(['US', 'FR', 'GB', 'XK'])('accepts %s', (code) => expect(isCountryCode(code)).toBe(true));
+  it.each(['us', 'Us', 'XX', 'USA', 'U', '', 12, null])('refuses %p', (code) => expect(isCountryCode(code)).toBe(false));
+});
+
+describe('isTimeZone', () => {
+  it.each(['Europe/Paris', 'UTC', 'America/Argentina/Buenos_Aires', 'Asia/Kolkata', 'Asia/Calcutta', 'Europe/Kyiv', 'Etc/GMT+5'])(
+    'accepts %s',
+    (zone) => expect(isTimeZone(zone)).toBe(true),
+  );
+  it.each(['Mars/Base', 'europe/paris', '+01:00', 'Z', '', 'Europe/Paris ', 42, null])('refuses %p', (zone) =>
+    expect(isTimeZone(zone)).toBe(false),
+  );
+});
+
+describe('IsStringOrStringArray', () => {
+  class Holder {
+    @IsStringOrStringArray({ maxLength: 5, maxItems: 2 })
+    value!: unknown;
+  }
+  const ok = (value: unknown) => validateSync(plainToInstance(Holder, { value })).length === 0;
+
+  it('accepts a short string or 1..maxItems short strings', () => {
+    expect(ok('')).toBe(true);
+    expect(ok('abcde')).toBe(true);
+    expect(ok(['a'])).toBe(true);
+    expect(ok(['abcde', 'fghij'])).toBe(true);
+  });
+
+  it('refuses long strings, empty or long arrays, and other types', () => {
+    expect(ok('abcdef')).toBe(false);
+    expect(ok([])).toBe(false);
+    expect(ok(['a', 'b', 'c'])).toBe(false);
+    expect(ok(['abcdef'])).toBe(false);
+    expect(ok([1])).toBe(false);
+    expect(ok(5)).toBe(false);
+    expect(ok({})).toBe(false);
+    expect(ok(null)).toBe(false);
+  });
+});
