@@ -4,9 +4,23 @@ import type { NextFunction, Request, Response } from 'express';
 import { DomainError } from '../errors/domain-error';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Far deeper than any request shape; stops recursive validation from overflowing the stack (a 500). */
+export const MAX_BODY_DEPTH = 32;
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
 const parseJson = json({ limit: MAX_BODY_BYTES, type: JSON_TYPES, strict: false });
+
+/** Iterative, so the check itself cannot overflow the stack. */
+export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > maxDepth) return true;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
 
 function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
@@ -44,6 +58,12 @@ export class JsonBodyMiddleware implements NestMiddleware {
         ),
       );
     }
-    parseJson(req, res, (error?: unknown) => next(error ? toDomainError(error as { type?: string }) : undefined));
+    parseJson(req, res, (error?: unknown) => {
+      if (error) return next(toDomainError(error as { type?: string }));
+      if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
+        return next(new DomainError('invalid', 'bodyTooDeep', `The request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`));
+      }
+      next();
+    });
   }
 }
