@@ -2,7 +2,7 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { ValidationError } from '../errors/domain-error';
-import { droppedKeyPaths, toValidationError } from './validation-issues';
+import { droppedKeyPaths, nestedShapeIssues, toValidationError } from './validation-issues';
 
 const PRIMITIVES = new Set<unknown>([String, Number, Boolean, Array, Object]);
 
@@ -30,7 +30,8 @@ export class StrictValidationPipe implements PipeTransform {
       validationError: { target: false, value: true },
     });
     const dropped = droppedKeyPaths(input);
-    if (errors.length > 0 || dropped.length > 0) throw toValidationError(errors, type, dropped);
+    const shape = nestedShapeIssues(instance);
+    if (errors.length > 0 || dropped.length > 0 || shape.length > 0) throw toValidationError(errors, type, dropped, shape);
     return instance;
   }
 }

@@ -1,3 +1,4 @@
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationError as ClassValidatorError } from 'class-validator';
 import { FieldIssue, ValidationError } from '../errors/domain-error';
 
@@ -56,14 +57,54 @@ export function droppedKeyPaths(value: unknown, path: PathSegment[] = [], out: P
   return out;
 }
 
+export interface ShapeIssue {
+  path: PathSegment[];
+  message: string;
+}
+
+/**
+ * class-validator walks into any array it finds under @ValidateNested, so a list
+ * where one object is expected (`location: []`) or a list inside a list of
+ * objects (`taskGroups: [[...]]`) passes unchecked. Found here on the built DTO,
+ * using the declared property type, at any depth.
+ */
+export function nestedShapeIssues(dto: object, path: PathSegment[] = [], out: ShapeIssue[] = []): ShapeIssue[] {
+  const metadatas = getMetadataStorage().getTargetValidationMetadatas(dto.constructor, '', true, false);
+  const nested = new Set(metadatas.filter((m) => m.type === ValidationTypes.NESTED_VALIDATION).map((m) => m.propertyName));
+  for (const property of nested) {
+    const value = (dto as Record<string, unknown>)[property];
+    if (value === null || typeof value !== 'object') continue; // missing or primitive: class-validator reports it
+    const declared: unknown = Reflect.getMetadata('design:type', dto.constructor.prototype, property);
+    const at = [...path, property];
+    if (!Array.isArray(value)) {
+      nestedShapeIssues(value, at, out);
+    } else if (typeof declared === 'function' && declared !== Array && declared !== Object) {
+      // Declared as one object (a union type emits Object: then the shape is unknown, so no verdict).
+      out.push({ path: at, message: `${displayPath(at)} must be an object, not a list` });
+    } else {
+      value.forEach((item, index) => {
+        if (Array.isArray(item)) out.push({ path: [...at, index], message: `${displayPath([...at, index])} must be an object, not a list` });
+        else if (item !== null && typeof item === 'object') nestedShapeIssues(item, [...at, index], out);
+      });
+    }
+  }
+  return out;
+}
+
 /**
  * Turns class-validator's error tree into the one error the API answers with:
  * unknown fields win (code objectStrict, every offending path named), otherwise
  * validationFailed with one entry per failing field.
  */
-export function toValidationError(errors: ClassValidatorError[], where: 'body' | 'query', droppedKeys: PathSegment[][] = []): ValidationError {
+export function toValidationError(
+  errors: ClassValidatorError[],
+  where: 'body' | 'query',
+  droppedKeys: PathSegment[][] = [],
+  shapeIssues: ShapeIssue[] = [],
+): ValidationError {
   const leaves: LeafIssue[] = [];
   collect(errors, [], false, leaves);
+  for (const issue of shapeIssues) leaves.push({ path: issue.path, unknownField: false, messages: [issue.message] });
   // A dropped key inside a field already reported as unknown adds nothing.
   const reported = leaves.filter((l) => l.unknownField).map((l) => l.path);
   for (const path of droppedKeys) {
