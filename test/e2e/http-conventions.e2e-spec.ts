@@ -154,6 +154,19 @@ describe('HTTP conventions', () => {
       expect(problem.errors).toEqual([{ pointer: '#', detail: expect.stringContaining('JSON object') }]);
     });
 
+    const nested = (levels: number) => '{"name":"abc","extra":' + '{"a":'.repeat(levels - 1) + '1' + '}'.repeat(levels - 1) + '}';
+
+    it('answers a body nesting deeper than 32 levels with 400 bodyTooDeep, however deep', async () => {
+      // 32 levels get past the parser (and fail validation on the unknown field).
+      expectProblem(await api.post('/v1/test-probe/bodies').set('content-type', 'application/json').send(nested(32)).expect(400), 400, 'objectStrict');
+      for (const levels of [33, 10_000, 150_000]) {
+        const res = await api.post('/v1/test-probe/bodies').set('content-type', 'application/json').send(nested(levels)).expect(400);
+        expect(expectProblem(res, 400, 'bodyTooDeep', '/v1/test-probe/bodies').detail).toContain('32');
+      }
+      const arrays = '['.repeat(50_000) + ']'.repeat(50_000);
+      expectProblem(await api.post('/v1/test-probe/things').set('idempotency-key', 'deep-1').set('content-type', 'application/json').send(arrays).expect(400), 400, 'bodyTooDeep');
+    });
+
     it('answers an unexpected failure with a bare 500 that hides the internals', async () => {
       const res = await api.get('/v1/test-probe/boom').set('x-request-id', 'trace-500').expect(500);
       const problem = expectProblem(res, 500, 'internal', '/v1/test-probe/boom');
@@ -298,6 +311,16 @@ describe('HTTP conventions', () => {
       const res = await post(body).expect(400);
       const problem = expectProblem(res, 400, 'validationFailed');
       expect(problem.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+    });
+
+    it.each([
+      ['a list inside the list of groups', { name: 'abc', taskGroups: [[]] }, '#/taskGroups/0'],
+      ['a list of groups inside the list', { name: 'abc', taskGroups: [[{ name: 'K', tasks: [] }]] }, '#/taskGroups/0'],
+      ['a list inside a nested list', { name: 'abc', taskGroups: [{ name: 'K', tasks: [{ label: 'Wipe' }, [{ label: 'Mop' }]] }] }, '#/taskGroups/0/tasks/1'],
+    ])('rejects %s (class-validator alone lets it through)', async (_label, body, pointer) => {
+      const res = await post(body).expect(400);
+      const problem = expectProblem(res, 400, 'validationFailed');
+      expect(problem.errors).toEqual([{ pointer, detail: expect.stringContaining('must be an object, not a list') }]);
     });
 
     it('treats a request without a body as an empty object', async () => {

@@ -129,6 +129,17 @@ describe('StrictValidationPipe with nested DTOs', () => {
   });
 
   it.each([
+    ['a list for one nested object', { ...valid(), location: [] }, '#/location'],
+    ['a list of objects for one nested object', { ...valid(), location: [{ latitude: 1 }] }, '#/location'],
+    ['a list inside a list of objects', { ...valid(), taskGroups: [[]] }, '#/taskGroups/0'],
+    ['a list inside a nested list', { name: 'x', taskGroups: [{ name: 'K', tasks: [{ label: 'abc' }, [{ label: 'abc' }]] }] }, '#/taskGroups/0/tasks/1'],
+  ])('refuses %s, which class-validator alone accepts', async (_label, body, pointer) => {
+    const error = await failureOf(body);
+    expect(error.code).toBe('validationFailed');
+    expect(error.extras.errors).toEqual([{ pointer, detail: expect.stringMatching(/ must be an object, not a list$/) }]);
+  });
+
+  it.each([
     ['an array', [valid()]],
     ['a string', 'text'],
     ['a number', 3],
