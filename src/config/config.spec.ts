@@ -101,6 +101,9 @@ describe('loadConfig', () => {
     ['WEBHOOK_TIMEOUT_MS', '-1'],
     ['WEBHOOK_RETRY_BASE_MS', 'soon'],
     ['WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', '0'],
+    ['REDIS_PREFIX', ''],
+    ['REDIS_PREFIX', '  '],
+    ['BLOB_STORAGE_DIR', ''],
   ])('refuses %s=%p with one line naming the variable', (name, value) => {
     const error = configErrorOf({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^${name}: \\S`));

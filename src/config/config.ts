@@ -67,6 +67,12 @@ const redisUrl = makeValidator<string>((input) => {
   return input;
 });
 
+/** An empty value (`REDIS_PREFIX=` in a .env file) would silently mean "no prefix" or "the working directory". */
+const nonEmptyStr = makeValidator<string>((input) => {
+  if (input.trim() === '') throw new Error('must not be empty');
+  return input;
+});
+
 /** envalid's url() takes anything `new URL` parses, `localhost:3000` included (scheme "localhost:"). */
 const httpUrl = makeValidator<string>((input) => {
   let parsed: URL | undefined;
@@ -102,7 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       PORT: port({ default: 3000 }),
       DATABASE_URL: postgresUrl({ default: 'postgres://postgres@127.0.0.1:5432/property_ops' }),
       REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
-      REDIS_PREFIX: str({ default: 'pop' }),
+      REDIS_PREFIX: nonEmptyStr({ default: 'pop' }),
       ERRORS_BASE_URL: httpUrl({ default: 'https://errors.property-ops.example/problems' }),
       PUBLIC_BASE_URL: httpUrl({ default: 'http://localhost:3000' }),
       LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
@@ -112,7 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       RATE_LIMIT_BURST: positiveInt({ default: 100 }),
       RATE_LIMIT_PER_DAY: positiveInt({ default: 30000 }),
       IDEMPOTENCY_TTL_HOURS: positiveInt({ default: 24 }),
-      BLOB_STORAGE_DIR: str({ default: './var/blobs' }),
+      BLOB_STORAGE_DIR: nonEmptyStr({ default: './var/blobs' }),
       WEBHOOK_TIMEOUT_MS: positiveInt({ default: 10000 }),
       WEBHOOK_RETRY_BASE_MS: positiveInt({ default: 30000 }),
       WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt({ default: 10 }),
