@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
 import { requestFingerprint } from '../../src/platform/http/idempotency.rules';
 import { IdempotencyStore } from '../../src/platform/http/idempotency.store';
+import { UnitOfWork } from '../../src/platform/database/unit-of-work';
+import { PropertyResolver } from '../../src/modules/properties/property-resolver.service';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 
 let seq = 0;
@@ -36,10 +38,17 @@ const FULL_DETAILS = {
 
 const pointersOf = (res: { body: { errors?: Array<{ pointer: string }> } }) => (res.body.errors ?? []).map((e) => e.pointer).sort();
 
-async function eventsOf(api: ApiClient): Promise<Array<{ eventName: string; clientRequestId: string; apiRequestId: string; results: any[] }>> {
-  // The feed only shows committed transactions older than every running one; poll briefly.
-  const res = await api.get('/v1/events?limit=100').expect(200);
-  return res.body.data;
+/**
+ * The account's events. The feed only shows transactions older than every transaction still
+ * running in the cluster (other test runs included), so wait until `count` events are visible.
+ */
+async function eventsOf(api: ApiClient, count = 0): Promise<Array<{ eventName: string; clientRequestId: string; apiRequestId: string; results: any[] }>> {
+  const until = Date.now() + 5000;
+  for (;;) {
+    const res = await api.get('/v1/events?limit=100').expect(200);
+    if (res.body.data.length >= count || Date.now() > until) return res.body.data;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 describe('properties', () => {
@@ -312,7 +321,7 @@ describe('properties', () => {
       const cleared = await api.patch(`/v1/properties/${id}`).send({ type: null, tags: null, details: null }).expect(200);
       expect(cleared.body).toMatchObject({ type: null, tags: null, details: null, name: created.body.name });
       const empty = await api.patch(`/v1/properties/${id}`).send({}).expect(200);
-      expect(empty.body).toMatchObject({ propertyId: id, type: null });
+      expect(empty.body).toEqual(cleared.body);
     });
 
     it('returns 404 for unknown ids', async () => {
@@ -457,6 +466,78 @@ describe('properties', () => {
     });
   });
 
+  describe('PropertyResolver', () => {
+    const ctxOf = (accountId: string) => ({ accountId, requestId: `test-${uniq()}`, clientRequestId: `test-${uniq()}` });
+
+    it('resolves by either identifier, refuses neither/both (400) and unknown or foreign ones (404 naming them)', async () => {
+      const created = await api.post('/v1/properties').send(validProperty()).expect(201);
+      const uow = t.app.get(UnitOfWork);
+      const resolver = t.app.get(PropertyResolver);
+      const run = (accountId: string, ref: Record<string, string>) => uow.run(ctxOf(accountId), (tx) => resolver.resolve(tx, ref));
+      const expected = { propertyId: created.body.propertyId, sourceId: created.body.sourceId };
+      await expect(run(account.accountId, { propertyId: created.body.propertyId })).resolves.toEqual(expected);
+      await expect(run(account.accountId, { sourcePropertyId: created.body.sourceId })).resolves.toEqual(expected);
+      await expect(run(account.accountId, {})).rejects.toMatchObject({ kind: 'invalid', extras: { errors: [{ pointer: '#/propertyId' }, { pointer: '#/sourcePropertyId' }] } });
+      await expect(run(account.accountId, { propertyId: created.body.propertyId, sourcePropertyId: created.body.sourceId })).rejects.toMatchObject({ kind: 'invalid' });
+      await expect(run(other.accountId, { propertyId: created.body.propertyId })).rejects.toMatchObject({
+        kind: 'not_found',
+        message: `Property with propertyId ${created.body.propertyId} was not found`,
+      });
+      await expect(run(account.accountId, { sourcePropertyId: 'abc' })).rejects.toMatchObject({ message: 'Property with sourcePropertyId abc was not found' });
+    });
+
+    it('a transaction that resolved a property makes a concurrent delete wait for it; after the delete it is a 404', async () => {
+      const created = await api.post('/v1/properties').send(validProperty()).expect(201);
+      const uow = t.app.get(UnitOfWork);
+      const resolver = t.app.get(PropertyResolver);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let resolved!: () => void;
+      const isResolved = new Promise<void>((resolve) => (resolved = resolve));
+      const holder = uow.run(ctxOf(account.accountId), async (tx) => {
+        await resolver.resolve(tx, { propertyId: created.body.propertyId });
+        resolved();
+        await held;
+      });
+      await isResolved;
+      let deletedAt = 0;
+      const deletion = api.delete(`/v1/properties/${created.body.propertyId}`).then((res) => {
+        deletedAt = Date.now();
+        return res;
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(deletedAt).toBe(0); // still waiting on the FOR KEY SHARE lock
+      const releasedAt = Date.now();
+      release();
+      await holder;
+      expect((await deletion).status).toBe(204);
+      expect(deletedAt).toBeGreaterThanOrEqual(releasedAt);
+      await expect(uow.run(ctxOf(account.accountId), (tx) => resolver.resolve(tx, { propertyId: created.body.propertyId }))).rejects.toMatchObject({ kind: 'not_found' });
+    });
+
+    it('PATCH does not wait for a transaction holding the resolver lock (FOR KEY SHARE lets plain updates through)', async () => {
+      const created = await api.post('/v1/properties').send(validProperty()).expect(201);
+      const uow = t.app.get(UnitOfWork);
+      const resolver = t.app.get(PropertyResolver);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let resolved!: () => void;
+      const isResolved = new Promise<void>((resolve) => (resolved = resolve));
+      const holder = uow.run(ctxOf(account.accountId), async (tx) => {
+        await resolver.resolve(tx, { propertyId: created.body.propertyId });
+        resolved();
+        await held;
+      });
+      await isResolved;
+      try {
+        await api.patch(`/v1/properties/${created.body.propertyId}`).send({ name: 'Not blocked' }).timeout(3000).expect(200);
+      } finally {
+        release();
+        await holder;
+      }
+    });
+  });
+
   describe('events', () => {
     it('property.create/update/delete carry the read shape (never the flag) and the request ids', async () => {
       const evApi = clientFor(t, await createAccount(t));
@@ -470,7 +551,7 @@ describe('properties', () => {
       const updated = await evApi.patch(`/v1/properties/${id}`).set('x-request-id', 'req-update-1').send({ name: 'New name', details: { disableRemindersAutomation: false } }).expect(200);
       await evApi.delete(`/v1/properties/${id}`).expect(204);
 
-      const events = await eventsOf(evApi);
+      const events = await eventsOf(evApi, 3);
       expect(events.map((e) => e.eventName)).toEqual(['property.create', 'property.update', 'property.delete']);
       const [create, update, del] = events;
       expect(create.results).toEqual([created.body]);
@@ -478,12 +559,14 @@ describe('properties', () => {
       expect(create.apiRequestId).toBe('req-create-1');
       expect(update.results).toEqual([updated.body]);
       expect(update.apiRequestId).toBe('req-update-1');
-      expect(update.clientRequestId).toBeTruthy();
+      expect(update.clientRequestId).toBe('req_req-update-1');
       expect(del.results).toEqual([updated.body]);
       expect(JSON.stringify(events)).not.toContain('disableRemindersAutomation');
-      // A failed write emits nothing.
+      // A failed write, or an update with nothing in it, emits nothing.
       await evApi.post('/v1/properties').send(validProperty({ beds: -1 })).expect(400);
-      expect(await eventsOf(evApi)).toHaveLength(3);
+      const kept = await evApi.post('/v1/properties').send(validProperty()).expect(201);
+      await evApi.patch(`/v1/properties/${kept.body.propertyId}`).send({}).expect(200);
+      expect((await eventsOf(evApi, 4)).map((e) => e.eventName)).toEqual(['property.create', 'property.update', 'property.delete', 'property.create']);
     });
   });
 
@@ -499,7 +582,9 @@ describe('properties', () => {
       expect(second.headers['idempotent-replayed']).toBe('true');
       expect(second.body).toEqual(first.body);
       expect((await c.get('/v1/properties').expect(200)).body.data).toHaveLength(1);
-      const events = await eventsOf(c);
+      const [stored] = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1`, [acct.accountId]);
+      expect(stored.n).toBe(1);
+      const events = await eventsOf(c, 1);
       expect(events).toHaveLength(1);
       expect(events[0].clientRequestId).toBe(key);
     });

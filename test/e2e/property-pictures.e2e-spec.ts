@@ -99,8 +99,14 @@ async function createProperty(api: ApiClient) {
   return res.body as { propertyId: string; sourceId: string; pictureUrls: string[] };
 }
 
-async function eventsOf(api: ApiClient): Promise<Array<{ eventName: string; results: any[] }>> {
-  return (await api.get('/v1/events?limit=100').expect(200)).body.data;
+/** The feed hides transactions newer than the cluster's oldest running one: wait until `count` are visible. */
+async function eventsOf(api: ApiClient, count: number): Promise<Array<{ eventName: string; results: any[] }>> {
+  const until = Date.now() + 5000;
+  for (;;) {
+    const data = (await api.get('/v1/events?limit=100').expect(200)).body.data;
+    if (data.length >= count || Date.now() > until) return data;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 3000): Promise<T> {
@@ -342,7 +348,7 @@ describe('property pictures', () => {
     const store = t.app.get<BlobStore>(BLOB_STORE);
     expect(await eventually(() => store.get(`pictures/${evAccount.accountId}/${pic.body.pictureId}`), (v) => v === undefined)).toBeUndefined();
 
-    const events = await eventsOf(ev);
+    const events = await eventsOf(ev, 3);
     expect(events.map((e) => e.eventName)).toEqual(['property.create', 'propertyPicture.create', 'propertyPicture.delete']);
     expect(events[1].results).toEqual([pic.body]);
     expect(events[2].results).toEqual([pic.body]);
@@ -365,7 +371,7 @@ describe('property pictures', () => {
       expect(await eventually(() => store.get(`pictures/${evAccount.accountId}/${id}`), (v) => v === undefined)).toBeUndefined();
     }
 
-    const events = await eventsOf(ev);
+    const events = await eventsOf(ev, 6);
     expect(events.map((e) => e.eventName)).toEqual([
       'property.create',
       'propertyPicture.create',

@@ -13,11 +13,15 @@ export class PropertiesRepository {
     return this.dataSource.manager;
   }
 
-  /** One property; `forUpdate` locks the row for the rest of the transaction (update, delete). */
-  findOne(manager: EntityManager, accountId: string, id: string, forUpdate = false): Promise<PropertyEntity | null> {
+  /**
+   * One property, optionally locked for the rest of the transaction: 'update' (FOR UPDATE) for a
+   * delete, which must wait for every dependent that resolved the property (FOR KEY SHARE);
+   * 'noKeyUpdate' (FOR NO KEY UPDATE) for a PATCH, which dependents' key-share locks do not block.
+   */
+  findOne(manager: EntityManager, accountId: string, id: string, lock?: 'update' | 'noKeyUpdate'): Promise<PropertyEntity | null> {
     return manager.findOne(PropertyEntity, {
       where: { accountId, id },
-      ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+      ...(lock ? { lock: { mode: lock === 'update' ? ('pessimistic_write' as const) : ('for_no_key_update' as const) } } : {}),
     });
   }
 

@@ -112,7 +112,7 @@ export class PropertiesService {
 
     return this.guardSourceId(ctx, dto.sourceId, () =>
       this.uow.run(ctx, async (tx) => {
-        const current = await this.lock(tx, propertyId);
+        const current = await this.lock(tx, propertyId, 'noKeyUpdate');
         if (dto.sourceId !== undefined && dto.sourceId !== current.sourceId) await this.assertSourceIdFree(tx, dto.sourceId);
         const changes: Partial<PropertyEntity> = {};
         if (dto.sourceId !== undefined) changes.sourceId = dto.sourceId;
@@ -136,6 +136,8 @@ export class PropertiesService {
           const from = addressInput(current, dto);
           changes.address = sameAddressInput(from, derived.from) ? derived.address : await this.addresses.resolve(from);
         }
+        // An empty body changes nothing: no write, no event, updatedAt stays (as for checklists).
+        if (Object.keys(changes).length === 0) return this.readShape(tx, current.id);
         await tx.manager.update(PropertyEntity, { accountId: ctx.accountId, id: current.id }, { ...changes, updatedAt: () => 'now()' });
         const shape = await this.readShape(tx, current.id);
         await this.events.publish(tx, 'property.update', [shape]);
@@ -152,7 +154,7 @@ export class PropertiesService {
    */
   async delete(ctx: RequestContext, propertyId: string): Promise<void> {
     await this.uow.run(ctx, async (tx) => {
-      const property = await this.lock(tx, propertyId);
+      const property = await this.lock(tx, propertyId, 'update');
       const shape = await this.readShape(tx, property.id);
       await this.resolver.runDeletionHooks(tx, { propertyId: property.id, sourceId: property.sourceId });
       await tx.manager.delete(PropertyEntity, { accountId: ctx.accountId, id: property.id });
@@ -160,8 +162,8 @@ export class PropertiesService {
     });
   }
 
-  private async lock(tx: Tx, propertyId: string): Promise<PropertyEntity> {
-    const property = isIdOf('property', propertyId) ? await this.repository.findOne(tx.manager, tx.ctx.accountId, propertyId, true) : null;
+  private async lock(tx: Tx, propertyId: string, mode: 'update' | 'noKeyUpdate'): Promise<PropertyEntity> {
+    const property = isIdOf('property', propertyId) ? await this.repository.findOne(tx.manager, tx.ctx.accountId, propertyId, mode) : null;
     if (!property) throw new NotFoundError('Property', propertyId);
     return property;
   }
