@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { authOverhead } from './scenarios/auth-overhead';
+import { propertiesScale } from './scenarios/properties-scale';
 
 /**
  * `npm run bench [-- scenario ...]`: runs the scenarios, prints a markdown table
@@ -17,6 +18,7 @@ interface ScenarioResult {
 
 const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
   'auth-overhead': authOverhead,
+  'properties-scale': propertiesScale,
 };
 
 function markdown(table: string[][]): string {
