@@ -152,7 +152,7 @@ describe('property pictures', () => {
       propertyId: property.propertyId,
       sourceId: 'pic-1',
       sourceUrl: `${source.url}/img.png`,
-      url: `${t.config.publicBaseUrl}/v1/propertyPictures/${res.body.pictureId}/content`,
+      url: expect.stringMatching(new RegExp(`^${t.config.publicBaseUrl}/v1/propertyPictures/${res.body.pictureId}/content/[A-Za-z0-9_-]{22}$`)),
       contentType: 'image/png',
       byteSize: PNG.length,
       createdAt: expect.any(String),
@@ -173,6 +173,14 @@ describe('property pictures', () => {
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
+
+    // The id alone is not enough: the URL's random token must match.
+    const path = pathOf(res.body.url);
+    const token = path.split('/').pop()!;
+    const wrong = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
+    await t.http.get(path.replace(token, wrong)).expect(404);
+    await t.http.get(path.slice(0, path.lastIndexOf('/'))).expect(404);
+    await t.http.get(`${path}x`).expect(404);
   });
 
   it('accepts a jpeg, by sniffing the bytes rather than trusting the source Content-Type', async () => {
@@ -386,7 +394,7 @@ describe('property pictures', () => {
   });
 
   it('the content route answers 404 problems for unknown and malformed ids', async () => {
-    await t.http.get('/v1/propertyPictures/pic_01ARZ3NDEKTSV4RRFFQ69G5FAV/content').expect(404);
-    await t.http.get('/v1/propertyPictures/whatever/content').expect(404);
+    await t.http.get('/v1/propertyPictures/pic_01ARZ3NDEKTSV4RRFFQ69G5FAV/content/AAAAAAAAAAAAAAAAAAAAAA').expect(404);
+    await t.http.get('/v1/propertyPictures/whatever/content/x').expect(404);
   });
 });

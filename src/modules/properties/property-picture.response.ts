@@ -1,8 +1,8 @@
 import { PropertyPictureEntity } from './property-picture.entity';
 
-/** The address the service serves its stored copy at (a capability URL: the ULID is unguessable). */
-export function pictureContentUrl(publicBaseUrl: string, pictureId: string): string {
-  return `${publicBaseUrl}/v1/propertyPictures/${pictureId}/content`;
+/** The address the service serves its stored copy at: a capability URL (id plus a random 128-bit token). */
+export function pictureContentUrl(publicBaseUrl: string, picture: Pick<PropertyPictureEntity, 'id' | 'contentToken'>): string {
+  return `${publicBaseUrl}/v1/propertyPictures/${picture.id}/content/${picture.contentToken}`;
 }
 
 export interface PropertyPictureResponse {
@@ -23,7 +23,7 @@ export function toPropertyPictureResponse(picture: PropertyPictureEntity, public
     propertyId: picture.propertyId,
     sourceId: picture.sourceId,
     sourceUrl: picture.sourceUrl,
-    url: pictureContentUrl(publicBaseUrl, picture.id),
+    url: pictureContentUrl(publicBaseUrl, picture),
     contentType: picture.contentType,
     byteSize: picture.byteSize,
     createdAt: new Date(picture.createdAt).toISOString(),

@@ -22,13 +22,17 @@ export class PropertyPicturesController {
 
   /**
    * The stored copy, at the URL pictureUrls lists. No key: it is a capability URL
-   * (the picture id is an unguessable ULID) so it works in <img> tags and for
+   * (picture id plus a random 128-bit token) so it works in <img> tags and for
    * cleaners' apps; a picture's bytes never change, so caches may keep it forever.
    */
   @Public()
-  @Get(':pictureId/content')
-  async content(@Param('pictureId') pictureId: string, @Res({ passthrough: true }) res: Response): Promise<StreamableFile> {
-    const { bytes, contentType } = await this.pictures.content(pictureId);
+  @Get(':pictureId/content/:token')
+  async content(
+    @Param('pictureId') pictureId: string,
+    @Param('token') token: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StreamableFile> {
+    const { bytes, contentType } = await this.pictures.content(pictureId, token);
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");

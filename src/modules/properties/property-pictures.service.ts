@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -51,6 +52,7 @@ export class PropertyPicturesService implements OnModuleInit {
     const { bytes, contentType } = await this.download(dto.sourceUrl);
     const id = newId('picture');
     const storageKey = `pictures/${ctx.accountId}/${id}`;
+    const contentToken = randomBytes(16).toString('base64url');
     await this.blobs.put(storageKey, bytes, contentType);
 
     let property: ResolvedProperty | undefined;
@@ -69,6 +71,7 @@ export class PropertyPicturesService implements OnModuleInit {
             sourceId: dto.sourceId,
             sourceUrl: dto.sourceUrl,
             storageKey,
+            contentToken,
             contentType,
             byteSize: bytes.length,
           })
@@ -82,6 +85,7 @@ export class PropertyPicturesService implements OnModuleInit {
           sourceId: dto.sourceId,
           sourceUrl: dto.sourceUrl,
           storageKey,
+          contentToken,
           contentType,
           byteSize: bytes.length,
           createdAt: row.created_at,
@@ -115,12 +119,16 @@ export class PropertyPicturesService implements OnModuleInit {
     });
   }
 
-  /** GET …/content: the stored copy. Public by design (capability URL), so looked up by id alone. */
-  async content(pictureId: string): Promise<{ bytes: Buffer; contentType: string }> {
+  /** GET …/content/{token}: the stored copy. Public by design (capability URL): id and token must both match. */
+  async content(pictureId: string, token: string): Promise<{ bytes: Buffer; contentType: string }> {
     const picture = isIdOf('picture', pictureId)
-      ? await this.dataSource.manager.findOne(PropertyPictureEntity, { where: { id: pictureId }, select: { storageKey: true, contentType: true } })
+      ? await this.dataSource.manager.findOne(PropertyPictureEntity, {
+          where: { id: pictureId },
+          select: { storageKey: true, contentType: true, contentToken: true },
+        })
       : null;
-    const stored = picture ? await this.blobs.get(picture.storageKey) : undefined;
+    const valid = picture !== null && sameSecret(picture.contentToken, token);
+    const stored = valid ? await this.blobs.get(picture.storageKey) : undefined;
     if (!picture || !stored) throw new NotFoundError('Picture', pictureId);
     return { bytes: stored.bytes, contentType: picture.contentType };
   }
@@ -163,6 +171,12 @@ export class PropertyPicturesService implements OnModuleInit {
     if (!contentType) throw pictureError('not_an_image', '');
     return { bytes, contentType };
   }
+}
+
+function sameSecret(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function pictureError(failure: PictureFailure, reason: string): DomainError {

@@ -32,7 +32,7 @@ export function toPropertyResponse(property: PropertyEntity, pictures: PropertyP
     sourceId: property.sourceId,
     name: property.name,
     note: null,
-    pictureUrls: pictures.map((picture) => pictureContentUrl(publicBaseUrl, picture.id)),
+    pictureUrls: pictures.map((picture) => pictureContentUrl(publicBaseUrl, picture)),
     tags: property.tags,
     location: { latitude: property.latitude, longitude: property.longitude },
     timeZone: property.timeZone,
