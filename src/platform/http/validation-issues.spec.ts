@@ -171,3 +171,29 @@ describe('StrictValidationPipe with nested DTOs', () => {
     expect(await pipe.transform({ x: 1 }, { type: 'body' })).toEqual({ x: 1 });
   });
 });
+
+describe('one clear message per failing field', () => {
+  it('reports only the type check when the value has the wrong type', async () => {
+    const error = await failureOf({ name: 'x', taskGroups: [{ name: 'g', tasks: [{ label: 'ok label', durationInMinutes: '5' }] }] });
+    expect(error.extras.errors).toEqual([
+      { pointer: '#/taskGroups/0/tasks/0/durationInMinutes', detail: 'taskGroups[0].tasks[0].durationInMinutes must be an integer number' },
+    ]);
+  });
+
+  it('keeps every range message when the type is right', async () => {
+    const error = await failureOf({ name: 'x', taskGroups: [{ name: 'g', tasks: [{ label: 'ab' }] }] });
+    expect(error.extras.errors).toEqual([
+      { pointer: '#/taskGroups/0/tasks/0/label', detail: 'taskGroups[0].tasks[0].label must be longer than or equal to 3 characters' },
+    ]);
+  });
+
+  it('says a missing required field is required', async () => {
+    const error = await failureOf({ taskGroups: [] });
+    expect(error.extras.errors).toEqual([{ pointer: '#/name', detail: 'name is required' }]);
+  });
+
+  it('names nested values that are not objects by their path', async () => {
+    const error = await failureOf({ name: 'x', taskGroups: [{ name: 'g', tasks: ['text'] }] });
+    expect(error.extras.errors).toContainEqual({ pointer: '#/taskGroups/0/tasks/0', detail: expect.stringMatching(/^taskGroups\[0\]\.tasks(\[0\])? /) });
+  });
+});

@@ -20,6 +20,34 @@ export function jsonPointer(path: PathSegment[]): string {
   return '#' + path.map((seg) => '/' + String(seg).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 }
 
+/** Checks on the value's type: when one fails, range or length messages about the same value are noise. */
+const TYPE_CHECKS: ReadonlySet<string> = new Set([
+  'isString',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+  'isArray',
+  'isObject',
+  'isDateString',
+  'isISO8601',
+  'isEnum',
+  'isIn',
+  ValidationTypes.NESTED_VALIDATION,
+]);
+
+/** One clear message per failing field, naming it by its full path. */
+function messagesFor(error: ClassValidatorError, constraints: Record<string, string>, path: PathSegment[]): string[] {
+  const at = displayPath(path);
+  const entries = Object.entries(constraints);
+  const typeFailures = entries.filter(([name]) => TYPE_CHECKS.has(name));
+  if (typeFailures.length > 0 && error.value === undefined) return [`${at} is required`];
+  return (typeFailures.length > 0 ? typeFailures : entries).map(([name, message]) => {
+    if (name === ValidationTypes.NESTED_VALIDATION) return Array.isArray(error.value) ? `every item of ${at} must be an object` : `${at} must be an object`;
+    // class-validator starts its messages with the bare property name; show the full path instead.
+    return message.startsWith(`${error.property} `) ? `${at}${message.slice(error.property.length)}` : message;
+  });
+}
+
 function collect(errors: ClassValidatorError[], parentPath: PathSegment[], parentIsArray: boolean, out: LeafIssue[]): void {
   for (const error of errors) {
     const segment = parentIsArray && /^\d+$/.test(error.property) ? Number(error.property) : error.property;
@@ -28,11 +56,7 @@ function collect(errors: ClassValidatorError[], parentPath: PathSegment[], paren
     if (constraints.whitelistValidation) {
       out.push({ path, unknownField: true, messages: [] });
     } else if (Object.keys(constraints).length > 0) {
-      // class-validator starts each message with the bare property name; show the full path instead.
-      const messages = Object.values(constraints).map((m) =>
-        m.startsWith(`${error.property} `) ? `${displayPath(path)}${m.slice(error.property.length)}` : m,
-      );
-      out.push({ path, unknownField: false, messages });
+      out.push({ path, unknownField: false, messages: messagesFor(error, constraints, path) });
     }
     if (error.children?.length) collect(error.children, path, Array.isArray(error.value), out);
   }
