@@ -9,11 +9,10 @@ import { expectProblem } from '../support/problem';
 const INVALID_KEY = 'Missing or invalid x-api-key';
 
 /**
- * Routes that answer without a key. Spec 5.1 names only GET /v1/health; the picture
- * content route is the pictures module's capability URL (see its controller), a
- * deliberate addition. Anything else here must be a conscious decision too.
+ * Routes that answer without a key. Spec 5.1 names only GET /v1/health; picture
+ * copies too are served behind the key. Any addition here must be a conscious decision.
  */
-const PUBLIC_ROUTES = new Set(['GET /v1/health', 'GET /v1/propertyPictures/:pictureId/content']);
+const PUBLIC_ROUTES = new Set(['GET /v1/health']);
 
 /** Every route the app registers, as [METHOD, path with parameters filled in]. */
 function registeredRoutes(t: TestApp): Array<[string, string]> {

@@ -141,7 +141,15 @@ describe('property pictures', () => {
     return url.slice(t.config.publicBaseUrl.length);
   };
 
-  it('downloads a png, stores a copy, lists it on the property and serves the exact bytes publicly', async () => {
+  /** GET the served URL with a client's key, collecting the body as raw bytes. */
+  const fetchContent = (client: ApiClient, url: string) =>
+    client.get(pathOf(url)).buffer(true).parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    });
+
+  it('downloads a png, stores a copy, lists it on the property and serves the exact bytes to the key holder', async () => {
     const property = await createProperty(api);
     const res = await api
       .post('/v1/propertyPictures')
@@ -152,7 +160,7 @@ describe('property pictures', () => {
       propertyId: property.propertyId,
       sourceId: 'pic-1',
       sourceUrl: `${source.url}/img.png`,
-      url: expect.stringMatching(new RegExp(`^${t.config.publicBaseUrl}/v1/propertyPictures/${res.body.pictureId}/content/[A-Za-z0-9_-]{22}$`)),
+      url: expect.stringMatching(new RegExp(`^${t.config.publicBaseUrl}/v1/propertyPictures/${res.body.pictureId}/content$`)),
       contentType: 'image/png',
       byteSize: PNG.length,
       createdAt: expect.any(String),
@@ -163,24 +171,32 @@ describe('property pictures', () => {
     const listed = await api.get('/v1/properties?limit=100').expect(200);
     expect(listed.body.data.find((p: { propertyId: string }) => p.propertyId === property.propertyId).pictureUrls).toEqual([res.body.url]);
 
-    // No x-api-key: a capability URL.
-    const served = await t.http.get(pathOf(res.body.url)).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    }).expect(200);
+    // With the account's key: the exact bytes, cacheable only privately.
+    const served = await fetchContent(api, res.body.url).expect(200);
     expect(Buffer.compare(served.body as Buffer, PNG)).toBe(0);
     expect(served.headers['content-type']).toBe('image/png');
-    expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(served.headers['content-length']).toBe(String(PNG.length));
+    expect(served.headers['cache-control']).toBe('private, max-age=31536000, immutable');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
+    expect(served.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
 
-    // The id alone is not enough: the URL's random token must match.
-    const path = pathOf(res.body.url);
-    const token = path.split('/').pop()!;
-    const wrong = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
-    await t.http.get(path.replace(token, wrong)).expect(404);
-    await t.http.get(path.slice(0, path.lastIndexOf('/'))).expect(404);
-    await t.http.get(`${path}x`).expect(404);
+    // Like every route but health (spec 5.1): no key is a 401, another account's key a 404.
+    const anonymous = await t.http.get(pathOf(res.body.url)).expect(401);
+    expect(anonymous.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(anonymous.body.detail).toBe('Missing or invalid x-api-key');
+    const foreign = await otherApi.get(pathOf(res.body.url)).expect(404);
+    expect(foreign.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(foreign.body.code).toBe('notFound');
+    // Nothing hangs below the content route.
+    await api.get(`${pathOf(res.body.url)}/x`).expect(404);
+  });
+
+  it('a picture whose stored copy has gone missing answers 404, not 500', async () => {
+    const property = await createProperty(api);
+    const pic = await api.post('/v1/propertyPictures').send({ sourceId: 'lost', sourceUrl: `${source.url}/img.png`, propertyId: property.propertyId }).expect(201);
+    await t.app.get<BlobStore>(BLOB_STORE).delete(`pictures/${account.accountId}/${pic.body.pictureId}`);
+    const res = await api.get(pathOf(pic.body.url)).expect(404);
+    expect(res.body.code).toBe('notFound');
   });
 
   it('accepts a jpeg, by sniffing the bytes rather than trusting the source Content-Type', async () => {
@@ -341,7 +357,7 @@ describe('property pictures', () => {
     const ev = clientFor(t, evAccount);
     const property = await createProperty(ev);
     const pic = await ev.post('/v1/propertyPictures').send({ sourceId: 'd', sourceUrl: `${source.url}/img.png`, propertyId: property.propertyId }).expect(201);
-    await t.http.get(pathOf(pic.body.url)).expect(200);
+    await ev.get(pathOf(pic.body.url)).expect(200);
 
     await otherApi.delete(`/v1/propertyPictures/${pic.body.pictureId}`).expect(404);
     await ev.delete('/v1/propertyPictures/pic_01ARZ3NDEKTSV4RRFFQ69G5FAV').expect(404);
@@ -351,7 +367,7 @@ describe('property pictures', () => {
     expect(res.text).toBe('');
     await ev.delete(`/v1/propertyPictures/${pic.body.pictureId}`).expect(404);
     expect((await ev.get(`/v1/properties/${property.propertyId}`).expect(200)).body.pictureUrls).toEqual([]);
-    const gone = await t.http.get(pathOf(pic.body.url)).expect(404);
+    const gone = await ev.get(pathOf(pic.body.url)).expect(404);
     expect(gone.headers['content-type']).toContain('application/problem+json');
     const store = t.app.get<BlobStore>(BLOB_STORE);
     expect(await eventually(() => store.get(`pictures/${evAccount.accountId}/${pic.body.pictureId}`), (v) => v === undefined)).toBeUndefined();
@@ -373,7 +389,7 @@ describe('property pictures', () => {
 
     await ev.delete(`/v1/properties/${property.propertyId}`).expect(204);
     await ev.delete(`/v1/propertyPictures/${a.body.pictureId}`).expect(404);
-    await t.http.get(pathOf(b.body.url)).expect(404);
+    await ev.get(pathOf(b.body.url)).expect(404);
     const store = t.app.get<BlobStore>(BLOB_STORE);
     for (const id of [a.body.pictureId, b.body.pictureId]) {
       expect(await eventually(() => store.get(`pictures/${evAccount.accountId}/${id}`), (v) => v === undefined)).toBeUndefined();
@@ -393,8 +409,13 @@ describe('property pictures', () => {
     expect(events[5].results).toEqual([before]);
   });
 
-  it('the content route answers 404 problems for unknown and malformed ids', async () => {
-    await t.http.get('/v1/propertyPictures/pic_01ARZ3NDEKTSV4RRFFQ69G5FAV/content/AAAAAAAAAAAAAAAAAAAAAA').expect(404);
-    await t.http.get('/v1/propertyPictures/whatever/content/x').expect(404);
+  it('the content route answers 404 problems for unknown and malformed ids (with a key)', async () => {
+    for (const id of ['pic_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'whatever', 'prop_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'pic_%00']) {
+      const res = await api.get(`/v1/propertyPictures/${id}/content`).expect(404);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body.code).toBe('notFound');
+    }
+    // Without a key the guard answers first, whatever the id.
+    await t.http.get('/v1/propertyPictures/whatever/content').expect(401);
   });
 });

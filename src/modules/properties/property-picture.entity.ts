@@ -9,8 +9,6 @@ export class PropertyPictureEntity {
   @Column({ name: 'source_id', type: 'text' }) sourceId: string;
   @Column({ name: 'source_url', type: 'text' }) sourceUrl: string;
   @Column({ name: 'storage_key', type: 'text' }) storageKey: string;
-  /** Random secret in the served URL: with the id it makes the public URL an unguessable capability. */
-  @Column({ name: 'content_token', type: 'text' }) contentToken: string;
   @Column({ name: 'content_type', type: 'text' }) contentType: string;
   @Column({ name: 'byte_size', type: 'integer' }) byteSize: number;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;

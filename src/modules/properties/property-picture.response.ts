@@ -1,8 +1,8 @@
 import { PropertyPictureEntity } from './property-picture.entity';
 
-/** The address the service serves its stored copy at: a capability URL (id plus a random 128-bit token). */
-export function pictureContentUrl(publicBaseUrl: string, picture: Pick<PropertyPictureEntity, 'id' | 'contentToken'>): string {
-  return `${publicBaseUrl}/v1/propertyPictures/${picture.id}/content/${picture.contentToken}`;
+/** The address the service serves its stored copy at (behind x-api-key, like every route but health). */
+export function pictureContentUrl(publicBaseUrl: string, picture: Pick<PropertyPictureEntity, 'id'>): string {
+  return `${publicBaseUrl}/v1/propertyPictures/${picture.id}/content`;
 }
 
 export interface PropertyPictureResponse {

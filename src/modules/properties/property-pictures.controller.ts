@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res, StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
-import { Public } from '../../platform/http/public.decorator';
 import { Ctx, RequestContext } from '../../platform/http/request-context';
 import { CreatePropertyPictureDto } from './dto/create-property-picture.dto';
 import { PropertyPicturesService } from './property-pictures.service';
@@ -21,19 +20,18 @@ export class PropertyPicturesController {
   }
 
   /**
-   * The stored copy, at the URL pictureUrls lists. No key: it is a capability URL
-   * (picture id plus a random 128-bit token) so it works in <img> tags and for
-   * cleaners' apps; a picture's bytes never change, so caches may keep it forever.
+   * The stored copy, at the URL pictureUrls lists. Behind x-api-key like every route
+   * (spec 5.1) and scoped to the caller's account. A picture's bytes never change, so
+   * the caller may cache it forever, but only privately: it is authenticated content.
    */
-  @Public()
-  @Get(':pictureId/content/:token')
+  @Get(':pictureId/content')
   async content(
+    @Ctx() ctx: RequestContext,
     @Param('pictureId') pictureId: string,
-    @Param('token') token: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const { bytes, contentType } = await this.pictures.content(pictureId, token);
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    const { bytes, contentType } = await this.pictures.content(ctx, pictureId);
+    res.setHeader('Cache-Control', 'private, max-age=31536000, immutable');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
     return new StreamableFile(bytes, { type: contentType, length: bytes.length });

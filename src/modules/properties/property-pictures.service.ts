@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -20,7 +19,7 @@ import { PropertyResolver, ResolvedProperty } from './property-resolver.service'
 
 /**
  * Property pictures: the service downloads sourceUrl (safely, outside any transaction),
- * keeps its own copy in the blob store and serves it back at a capability URL.
+ * keeps its own copy in the blob store and serves it back, behind x-api-key, to the owning account.
  */
 @Injectable()
 export class PropertyPicturesService implements OnModuleInit {
@@ -52,7 +51,6 @@ export class PropertyPicturesService implements OnModuleInit {
     const { bytes, contentType } = await this.download(dto.sourceUrl);
     const id = newId('picture');
     const storageKey = `pictures/${ctx.accountId}/${id}`;
-    const contentToken = randomBytes(16).toString('base64url');
     await this.blobs.put(storageKey, bytes, contentType);
 
     let property: ResolvedProperty | undefined;
@@ -71,7 +69,6 @@ export class PropertyPicturesService implements OnModuleInit {
             sourceId: dto.sourceId,
             sourceUrl: dto.sourceUrl,
             storageKey,
-            contentToken,
             contentType,
             byteSize: bytes.length,
           })
@@ -85,7 +82,6 @@ export class PropertyPicturesService implements OnModuleInit {
           sourceId: dto.sourceId,
           sourceUrl: dto.sourceUrl,
           storageKey,
-          contentToken,
           contentType,
           byteSize: bytes.length,
           createdAt: row.created_at,
@@ -119,16 +115,15 @@ export class PropertyPicturesService implements OnModuleInit {
     });
   }
 
-  /** GET …/content/{token}: the stored copy. Public by design (capability URL): id and token must both match. */
-  async content(pictureId: string, token: string): Promise<{ bytes: Buffer; contentType: string }> {
+  /** GET …/content: the stored copy, for the owning account only; a missing copy is a 404 like a missing row. */
+  async content(ctx: RequestContext, pictureId: string): Promise<{ bytes: Buffer; contentType: string }> {
     const picture = isIdOf('picture', pictureId)
       ? await this.dataSource.manager.findOne(PropertyPictureEntity, {
-          where: { id: pictureId },
-          select: { storageKey: true, contentType: true, contentToken: true },
+          where: { accountId: ctx.accountId, id: pictureId },
+          select: { storageKey: true, contentType: true },
         })
       : null;
-    const valid = picture !== null && sameSecret(picture.contentToken, token);
-    const stored = valid ? await this.blobs.get(picture.storageKey) : undefined;
+    const stored = picture ? await this.blobs.get(picture.storageKey) : undefined;
     if (!picture || !stored) throw new NotFoundError('Picture', pictureId);
     return { bytes: stored.bytes, contentType: picture.contentType };
   }
@@ -171,12 +166,6 @@ export class PropertyPicturesService implements OnModuleInit {
     if (!contentType) throw pictureError('not_an_image', '');
     return { bytes, contentType };
   }
-}
-
-function sameSecret(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function pictureError(failure: PictureFailure, reason: string): DomainError {
