@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { authOverhead } from './scenarios/auth-overhead';
 import { propertiesScale } from './scenarios/properties-scale';
+import { webhookFanout } from './scenarios/webhook-fanout';
 
 /**
  * `npm run bench [-- scenario ...]`: runs the scenarios, prints a markdown table
@@ -19,6 +20,7 @@ interface ScenarioResult {
 const SCENARIOS: Record<string, () => Promise<ScenarioResult>> = {
   'auth-overhead': authOverhead,
   'properties-scale': propertiesScale,
+  'webhook-fanout': webhookFanout,
 };
 
 function markdown(table: string[][]): string {
