@@ -1,12 +1,14 @@
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayMinSize,
   IsArray,
   IsBoolean,
   IsDefined,
   IsIn,
   IsInt,
   IsNumber,
+  IsObject,
   IsOptional,
   IsString,
   IsUrl,
@@ -16,11 +18,11 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { IsStringOrStringArray } from '../../../platform/http/validators';
+import { IsCountryCode, IsStringOrStringArray, IsTimeZone } from '../../../platform/http/validators';
 import type { BedType } from '../property.entity';
 import { BED_TYPES, PROPERTY_LIMITS as L } from '../property.rules';
 
-/** The nested objects of the property write shape (spec 2.1); shared by create and update. */
+/** The property write shape (spec 2.1): its nested objects and its fields, shared by create and update. */
 
 export class LocationDto {
   @IsDefined()
@@ -101,3 +103,78 @@ export class PropertyDetailsDto {
   otherAttributes?: OtherAttributeDto[] | null;
 }
 
+/**
+ * Every field of the write shape with its type and bounds, but no presence rule for the eight
+ * core fields (sourceId ... bathrooms): CreatePropertyDto requires them, UpdatePropertyDto lets
+ * them be left out. The optional fields take null as "not set" in both, so their rule is here.
+ * Subclasses add presence rules with `@IsDefined() declare field: T`: `declare` re-types the
+ * inherited field without redefining it, and class-validator adds a subclass's rules to its parent's.
+ */
+export class PropertyFieldsDto {
+  @IsString()
+  @Length(L.sourceId.min, L.sourceId.max)
+  sourceId?: string;
+
+  @IsString()
+  @Length(L.name.min, L.name.max)
+  name?: string;
+
+  @IsCountryCode()
+  countryCode?: string;
+
+  @IsTimeZone()
+  timeZone?: string;
+
+  /** Both coordinates are required whenever location is sent (spec 2.1): LocationDto requires them. */
+  @IsObject()
+  @ValidateNested()
+  @Type(() => LocationDto)
+  location?: LocationDto;
+
+  @IsInt()
+  @Min(0)
+  @Max(L.roomCount)
+  beds?: number;
+
+  @IsInt()
+  @Min(0)
+  @Max(L.roomCount)
+  bedrooms?: number;
+
+  @IsInt()
+  @Min(0)
+  @Max(L.roomCount)
+  bathrooms?: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(L.type)
+  type?: string | null;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => PropertyDetailsDto)
+  details?: PropertyDetailsDto | null;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(L.tags.min)
+  @ArrayMaxSize(L.tags.max)
+  @IsString({ each: true })
+  @Length(L.tag.min, L.tag.max, { each: true })
+  tags?: string[] | null;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(L.bedDetails)
+  @ValidateNested({ each: true })
+  @Type(() => BedDetailDto)
+  bedDetails?: BedDetailDto[] | null;
+
+  /** Legacy picture identifier, not a URL; POST /v1/propertyPictures is the way to add pictures. */
+  @IsOptional()
+  @IsString()
+  @Length(1, L.pictureUrl)
+  pictureUrl?: string | null;
+}
