@@ -25,6 +25,15 @@ export class TaskDto {
   label: string;
 }
 
+/**
+ * A group's tasks, on create and on update: a list of 1 to tasksPerGroupMax TaskDto.
+ * Whether the list may be left out is each group DTO's own rule.
+ */
+export function IsTaskList(): PropertyDecorator {
+  const rules = [IsArray(), ArrayMinSize(1), ArrayMaxSize(L.tasksPerGroupMax), ValidateNested({ each: true }), Type(() => TaskDto)];
+  return (target, property) => rules.forEach((rule) => rule(target, property as string));
+}
+
 /** A create-time group: tasks, or a picture-only step (sourcePictureUrl); the exactly-one rule is checklist.rules'. */
 export class CreateTaskGroupDto {
   @IsString()
@@ -47,11 +56,7 @@ export class CreateTaskGroupDto {
   sourcePictureUrl?: string | null;
 
   @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(L.tasksPerGroupMax)
-  @ValidateNested({ each: true })
-  @Type(() => TaskDto)
+  @IsTaskList()
   tasks?: TaskDto[] | null;
 }
 

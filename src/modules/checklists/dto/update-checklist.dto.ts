@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsOptional, IsString, Length, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { CHECKLIST_LIMITS as L } from '../checklist.rules';
-import { TaskDto } from './create-checklist.dto';
+import { IsTaskList, TaskDto } from './create-checklist.dto';
 
 /** An explicit null is an error here (not "leave unchanged"): only an absent field skips validation. */
 const OptionalNotNull = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
@@ -19,11 +19,7 @@ export class UpdateTaskGroupDto {
   @IsBoolean()
   verificationRequired?: boolean | null;
 
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(L.tasksPerGroupMax)
-  @ValidateNested({ each: true })
-  @Type(() => TaskDto)
+  @IsTaskList()
   tasks: TaskDto[];
 }
 
