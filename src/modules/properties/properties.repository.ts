@@ -30,6 +30,12 @@ export class PropertiesRepository {
     return row?.id;
   }
 
+  /** The picture of the property with this client sourceId (unique per property: property_pictures_source_uq). */
+  async findPictureIdBySourceId(manager: EntityManager, accountId: string, propertyId: string, sourceId: string): Promise<string | undefined> {
+    const row = await manager.findOne(PropertyPictureEntity, { where: { accountId, propertyId, sourceId }, select: { id: true } });
+    return row?.id;
+  }
+
   /** A keyset page by id (index properties_account_id_idx); `take` is limit + 1. */
   listPage(accountId: string, afterId: string | undefined, take: number): Promise<PropertyEntity[]> {
     const query = this.dataSource

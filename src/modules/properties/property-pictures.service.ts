@@ -12,6 +12,7 @@ import { BLOB_STORE, BlobStore } from '../../platform/storage/blob-store';
 import { EventsService } from '../events/events.service';
 import { CreatePropertyPictureDto } from './dto/create-property-picture.dto';
 import { duplicatePictureSourceId, PICTURE_SOURCE_ID_CONSTRAINT } from './properties.errors';
+import { PropertiesRepository } from './properties.repository';
 import { PropertyPictureEntity } from './property-picture.entity';
 import { PictureFailure, pictureFailureDetail, sniffImageType } from './property-picture.rules';
 import { PropertyPictureResponse, toPropertyPictureResponse } from './property-picture.response';
@@ -28,6 +29,7 @@ export class PropertyPicturesService implements OnModuleInit {
   constructor(
     private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
+    private readonly repository: PropertiesRepository,
     private readonly resolver: PropertyResolver,
     private readonly events: EventsService,
     private readonly downloader: SafeDownloader,
@@ -58,24 +60,7 @@ export class PropertyPicturesService implements OnModuleInit {
       return await this.uow.run(ctx, async (tx) => {
         property = await this.resolver.resolve(tx, dto);
         await this.assertSourceIdFree(tx, property, dto.sourceId);
-        const [row] = await tx.manager
-          .createQueryBuilder()
-          .insert()
-          .into(PropertyPictureEntity)
-          .values({
-            id,
-            accountId: ctx.accountId,
-            propertyId: property.propertyId,
-            sourceId: dto.sourceId,
-            sourceUrl: dto.sourceUrl,
-            storageKey,
-            contentType,
-            byteSize: bytes.length,
-          })
-          .returning(['created_at'])
-          .execute()
-          .then((result) => result.raw as Array<{ created_at: Date }>);
-        const picture = Object.assign(new PropertyPictureEntity(), {
+        const values = {
           id,
           accountId: ctx.accountId,
           propertyId: property.propertyId,
@@ -84,8 +69,16 @@ export class PropertyPicturesService implements OnModuleInit {
           storageKey,
           contentType,
           byteSize: bytes.length,
-          createdAt: row.created_at,
-        });
+        };
+        const [row] = await tx.manager
+          .createQueryBuilder()
+          .insert()
+          .into(PropertyPictureEntity)
+          .values(values)
+          .returning(['created_at'])
+          .execute()
+          .then((result) => result.raw as Array<{ created_at: Date }>);
+        const picture = Object.assign(new PropertyPictureEntity(), values, { createdAt: row.created_at });
         const shape = toPropertyPictureResponse(picture, this.config.publicBaseUrl);
         await this.events.publish(tx, 'propertyPicture.create', [shape]);
         return shape;
@@ -95,11 +88,8 @@ export class PropertyPicturesService implements OnModuleInit {
       await this.blobs.delete(storageKey).catch((e: Error) => this.logger.warn(`could not delete orphan blob ${storageKey}: ${e.message}`));
       if (property && isUniqueViolation(error, PICTURE_SOURCE_ID_CONSTRAINT)) {
         // A concurrent twin won the race after our pre-check; answer as the pre-check would have.
-        const twin = await this.dataSource.manager.findOne(PropertyPictureEntity, {
-          where: { accountId: ctx.accountId, propertyId: property.propertyId, sourceId: dto.sourceId },
-          select: { id: true },
-        });
-        throw duplicatePictureSourceId(dto.sourceId, property.propertyId, twin?.id ?? 'unknown');
+        const twinId = await this.repository.findPictureIdBySourceId(this.dataSource.manager, ctx.accountId, property.propertyId, dto.sourceId);
+        throw duplicatePictureSourceId(dto.sourceId, property.propertyId, twinId ?? 'unknown');
       }
       throw error;
     }
@@ -147,11 +137,8 @@ export class PropertyPicturesService implements OnModuleInit {
   }
 
   private async assertSourceIdFree(tx: Tx, property: ResolvedProperty, sourceId: string): Promise<void> {
-    const existing = await tx.manager.findOne(PropertyPictureEntity, {
-      where: { accountId: tx.ctx.accountId, propertyId: property.propertyId, sourceId },
-      select: { id: true },
-    });
-    if (existing) throw duplicatePictureSourceId(sourceId, property.propertyId, existing.id);
+    const existingId = await this.repository.findPictureIdBySourceId(tx.manager, tx.ctx.accountId, property.propertyId, sourceId);
+    if (existingId) throw duplicatePictureSourceId(sourceId, property.propertyId, existingId);
   }
 
   private async download(sourceUrl: string): Promise<{ bytes: Buffer; contentType: string }> {
