@@ -1,6 +1,7 @@
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { ChecklistsService } from '../../src/modules/checklists/checklists.service';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { feedEvents } from '../support/events';
 
 const BOTH = 'The sourcePictureUrl field can only be set if the field tasks is not provided.';
 
@@ -361,7 +362,8 @@ describe('checklists', () => {
       const remaining = await api.get(`/v1/properties/${property.propertyId}/checklists`).expect(200);
       expect(remaining.body.data.map((c: { checklistId: string }) => c.checklistId)).toContain(survivor.checklistId);
 
-      const events = await allEvents(api);
+      // The checklist.delete events commit with property.delete: wait until the feed shows it.
+      const events = await feedEvents(api, { until: (all) => all.some((e) => e.eventName === 'property.delete' && e.results[0].propertyId === doomed.propertyId) });
       const deletes = events.filter((e) => e.eventName === 'checklist.delete');
       expect(deletes.map((e) => e.results[0].checklistId)).toEqual([a.checklistId, b.checklistId]);
       expect(deletes[0].results).toEqual([a]);
@@ -380,7 +382,7 @@ describe('checklists', () => {
       await eventsApi.post(`/v1/checklists/${created.checklistId}/disable`).expect(200);
       await eventsApi.post('/v1/checklists').send(body(own.propertyId, { colour: 'red' })).expect(400);
 
-      const events = (await allEvents(eventsApi)).filter((e) => e.eventName.startsWith('checklist.'));
+      const events = (await feedEvents(eventsApi, { atLeast: 4 })).filter((e) => e.eventName.startsWith('checklist.'));
       expect(events.map((e) => e.eventName)).toEqual(['checklist.create', 'checklist.update', 'checklist.disable']);
       expect(events.map((e) => e.results)).toEqual([[created], [updated], [disabled]]);
       expect(events[0].targetAccountId).toBeDefined();
@@ -417,21 +419,3 @@ describe('checklists', () => {
     });
   });
 });
-
-interface FeedEvent {
-  id: string;
-  eventName: string;
-  targetAccountId: string;
-  results: Array<Record<string, unknown>>;
-}
-
-async function allEvents(api: ApiClient): Promise<FeedEvent[]> {
-  const events: FeedEvent[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const res = await api.get(`/v1/events?limit=100${after ? `&after=${after}` : ''}`).expect(200);
-    events.push(...res.body.data);
-    if (!res.body.hasMore) return events;
-    after = res.body.nextCursor;
-  }
-}

@@ -3,20 +3,10 @@ import { EventsService } from '../../src/modules/events/events.service';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { RequestContext } from '../../src/platform/http/request-context';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
-import { waitUntilInFeed } from '../support/events';
+import { FeedEvent, waitUntilInFeed } from '../support/events';
 import { expectProblem } from '../support/problem';
 
 const EVENT_KEYS = ['apiRequestId', 'clientRequestId', 'createdAt', 'eventName', 'id', 'results', 'targetAccountId'];
-
-interface FeedItem {
-  id: string;
-  eventName: string;
-  createdAt: string;
-  clientRequestId: string;
-  apiRequestId: string;
-  targetAccountId: string;
-  results: unknown[];
-}
 
 describe('GET /v1/events (spec 4.9, 6)', () => {
   let t: TestApp;
@@ -44,14 +34,14 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
   }
 
   /** Reads the whole feed page by page, checking every envelope on the way. */
-  async function readAll(api: ApiClient, limit: number, after?: string): Promise<{ items: FeedItem[]; pages: number }> {
-    const items: FeedItem[] = [];
+  async function readAll(api: ApiClient, limit: number, after?: string): Promise<{ items: FeedEvent[]; pages: number }> {
+    const items: FeedEvent[] = [];
     let cursor = after;
     for (let pages = 1; pages < 100; pages++) {
       const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { after: cursor } : {}) });
       const res = await api.get(`/v1/events?${query}`).expect(200);
       expect(Object.keys(res.body).sort()).toEqual(['data', 'hasMore', 'nextCursor']);
-      const { data, nextCursor, hasMore } = res.body as { data: FeedItem[]; nextCursor: string | null; hasMore: boolean };
+      const { data, nextCursor, hasMore } = res.body as { data: FeedEvent[]; nextCursor: string | null; hasMore: boolean };
       expect(data.length).toBeLessThanOrEqual(limit);
       items.push(...data);
       if (!hasMore) {
@@ -105,8 +95,8 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
     const api = clientFor(t, account);
 
     const all = await api.get('/v1/events').expect(200);
-    expect(all.body.data.map((e: FeedItem) => e.id)).toEqual(ids);
-    expect(all.body.data.map((e: FeedItem) => e.results)).toEqual(ids.map((_, i) => [{ n: i }]));
+    expect(all.body.data.map((e: FeedEvent) => e.id)).toEqual(ids);
+    expect(all.body.data.map((e: FeedEvent) => e.results)).toEqual(ids.map((_, i) => [{ n: i }]));
     expect(all.body).toMatchObject({ nextCursor: null, hasMore: false });
 
     for (const limit of [1, 2, 3, 6, 7, 8]) {
@@ -138,7 +128,7 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
     });
     await waitUntilInFeed(t, ids[2]);
     const res = await clientFor(t, account).get('/v1/events').expect(200);
-    expect(res.body.data.map((e: FeedItem) => [e.id, e.eventName])).toEqual([
+    expect(res.body.data.map((e: FeedEvent) => [e.id, e.eventName])).toEqual([
       [ids[0], 'thing.first'],
       [ids[1], 'thing.second'],
       [ids[2], 'thing.third'],
@@ -155,7 +145,7 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
     ).rejects.toThrow('use case failed');
     const [kept] = await seed(account, 1);
     const res = await clientFor(t, account).get('/v1/events').expect(200);
-    expect(res.body.data.map((e: FeedItem) => e.id)).toEqual([kept]);
+    expect(res.body.data.map((e: FeedEvent) => e.id)).toEqual([kept]);
   });
 
   it('honours limit 1 and 100, and defaults to 50', async () => {
@@ -168,11 +158,11 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
     });
     await waitUntilInFeed(t, ids[100]);
     const one = await api.get('/v1/events?limit=1').expect(200);
-    expect(one.body.data.map((e: FeedItem) => e.id)).toEqual([ids[0]]);
+    expect(one.body.data.map((e: FeedEvent) => e.id)).toEqual([ids[0]]);
     expect(one.body).toMatchObject({ hasMore: true, nextCursor: ids[0] });
 
     const hundred = await api.get('/v1/events?limit=100').expect(200);
-    expect(hundred.body.data.map((e: FeedItem) => e.id)).toEqual(ids.slice(0, 100));
+    expect(hundred.body.data.map((e: FeedEvent) => e.id)).toEqual(ids.slice(0, 100));
     expect(hundred.body).toMatchObject({ hasMore: true, nextCursor: ids[99] });
     const rest = await api.get(`/v1/events?limit=100&after=${ids[99]}`).expect(200);
     expect(rest.body).toEqual({ data: [expect.objectContaining({ id: ids[100] })], nextCursor: null, hasMore: false });
@@ -218,7 +208,7 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
       expect(JSON.stringify(problem)).not.toContain(other.accountId);
       // The owner may use it.
       const own = await clientFor(t, other).get(`/v1/events?after=${otherIds[0]}`).expect(200);
-      expect(own.body.data.map((e: FeedItem) => e.id)).toEqual([otherIds[1]]);
+      expect(own.body.data.map((e: FeedEvent) => e.id)).toEqual([otherIds[1]]);
     });
 
     it.each([
@@ -259,7 +249,7 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
     const api = clientFor(t, account);
     const [seen] = await seed(account, 1, 'test.before');
     const cursorRes = await api.get('/v1/events').expect(200);
-    expect(cursorRes.body.data.map((e: FeedItem) => e.id)).toEqual([seen]);
+    expect(cursorRes.body.data.map((e: FeedEvent) => e.id)).toEqual([seen]);
     const cursor = seen;
 
     // Transaction A publishes, then stays open until we let it go.
@@ -285,7 +275,7 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
       const during = await api.get(`/v1/events?after=${cursor}`).expect(200);
       expect(during.body).toEqual({ data: [], nextCursor: null, hasMore: false });
       const fromStart = await api.get('/v1/events').expect(200);
-      expect(fromStart.body.data.map((e: FeedItem) => e.id)).toEqual([seen]);
+      expect(fromStart.body.data.map((e: FeedEvent) => e.id)).toEqual([seen]);
     } finally {
       release();
     }
@@ -294,7 +284,7 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
 
     // Once A commits, the same cursor yields both, A's first (it wrote first), nothing skipped.
     const after = await api.get(`/v1/events?after=${cursor}`).expect(200);
-    expect(after.body.data.map((e: FeedItem) => e.eventName)).toEqual(['test.slow', 'test.fast']);
+    expect(after.body.data.map((e: FeedEvent) => e.eventName)).toEqual(['test.slow', 'test.fast']);
     expect(after.body.data[0].id).toBe(slowEvent.id);
     const everything = await readAll(api, 1);
     expect(everything.items.map((e) => e.eventName)).toEqual(['test.before', 'test.slow', 'test.fast']);
@@ -317,12 +307,12 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
     try {
       await publishedInA;
       const during = await api.get('/v1/events').expect(200);
-      expect(during.body.data.map((e: FeedItem) => e.id)).toEqual([early]);
+      expect(during.body.data.map((e: FeedEvent) => e.id)).toEqual([early]);
     } finally {
       release();
     }
     await waitUntilInFeed(t, (await slow).id);
     const res = await api.get('/v1/events').expect(200);
-    expect(res.body.data.map((e: FeedItem) => e.eventName)).toEqual(['test.early', 'test.slow']);
+    expect(res.body.data.map((e: FeedEvent) => e.eventName)).toEqual(['test.early', 'test.slow']);
   });
 });

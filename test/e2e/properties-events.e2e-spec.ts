@@ -2,7 +2,8 @@ import { DataSource } from 'typeorm';
 import { requestFingerprint } from '../../src/platform/http/idempotency.rules';
 import { IdempotencyStore } from '../../src/platform/http/idempotency.store';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
-import { eventsOf, uniq, validProperty } from '../support/properties';
+import { feedEvents } from '../support/events';
+import { uniq, validProperty } from '../support/properties';
 
 describe('property events and idempotency', () => {
   let t: TestApp;
@@ -31,7 +32,7 @@ describe('property events and idempotency', () => {
       const updated = await evApi.patch(`/v1/properties/${id}`).set('x-request-id', 'req-update-1').send({ name: 'New name', details: { disableRemindersAutomation: false } }).expect(200);
       await evApi.delete(`/v1/properties/${id}`).expect(204);
 
-      const events = await eventsOf(evApi, 3);
+      const events = await feedEvents(evApi, { atLeast: 3 });
       expect(events.map((e) => e.eventName)).toEqual(['property.create', 'property.update', 'property.delete']);
       const [create, update, del] = events;
       expect(create.results).toEqual([created.body]);
@@ -46,7 +47,7 @@ describe('property events and idempotency', () => {
       await evApi.post('/v1/properties').send(validProperty({ beds: -1 })).expect(400);
       const kept = await evApi.post('/v1/properties').send(validProperty()).expect(201);
       await evApi.patch(`/v1/properties/${kept.body.propertyId}`).send({}).expect(200);
-      expect((await eventsOf(evApi, 4)).map((e) => e.eventName)).toEqual(['property.create', 'property.update', 'property.delete', 'property.create']);
+      expect((await feedEvents(evApi, { atLeast: 4 })).map((e) => e.eventName)).toEqual(['property.create', 'property.update', 'property.delete', 'property.create']);
     });
   });
 
@@ -64,7 +65,7 @@ describe('property events and idempotency', () => {
       expect((await c.get('/v1/properties').expect(200)).body.data).toHaveLength(1);
       const [stored] = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1`, [acct.accountId]);
       expect(stored.n).toBe(1);
-      const events = await eventsOf(c, 1);
+      const events = await feedEvents(c, { atLeast: 1 });
       expect(events).toHaveLength(1);
       expect(events[0].clientRequestId).toBe(key);
     });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { BLOB_STORE, BlobStore } from '../../src/platform/storage/blob-store';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { feedEvents } from '../support/events';
 
 /** A real 2x2 RGB PNG, built chunk by chunk. */
 function tinyPng(): Buffer {
@@ -97,16 +98,6 @@ async function createProperty(api: ApiClient) {
     })
     .expect(201);
   return res.body as { propertyId: string; sourceId: string; pictureUrls: string[] };
-}
-
-/** The feed hides transactions newer than the cluster's oldest running one: wait until `count` are visible. */
-async function eventsOf(api: ApiClient, count: number): Promise<Array<{ eventName: string; results: any[] }>> {
-  const until = Date.now() + 5000;
-  for (;;) {
-    const data = (await api.get('/v1/events?limit=100').expect(200)).body.data;
-    if (data.length >= count || Date.now() > until) return data;
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 3000): Promise<T> {
@@ -372,7 +363,7 @@ describe('property pictures', () => {
     const store = t.app.get<BlobStore>(BLOB_STORE);
     expect(await eventually(() => store.get(`pictures/${evAccount.accountId}/${pic.body.pictureId}`), (v) => v === undefined)).toBeUndefined();
 
-    const events = await eventsOf(ev, 3);
+    const events = await feedEvents(ev, { atLeast: 3 });
     expect(events.map((e) => e.eventName)).toEqual(['property.create', 'propertyPicture.create', 'propertyPicture.delete']);
     expect(events[1].results).toEqual([pic.body]);
     expect(events[2].results).toEqual([pic.body]);
@@ -395,7 +386,7 @@ describe('property pictures', () => {
       expect(await eventually(() => store.get(`pictures/${evAccount.accountId}/${id}`), (v) => v === undefined)).toBeUndefined();
     }
 
-    const events = await eventsOf(ev, 6);
+    const events = await feedEvents(ev, { atLeast: 6 });
     expect(events.map((e) => e.eventName)).toEqual([
       'property.create',
       'propertyPicture.create',

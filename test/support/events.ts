@@ -1,12 +1,51 @@
 import { DataSource } from 'typeorm';
-import { TestApp } from './app';
+import type { EventResponse } from '../../src/modules/events/event.response';
+import { ApiClient, TestApp } from './app';
 
-/**
+/*
  * The feed only shows an event once every transaction that began before it has
  * ended (pg_snapshot_xmin, cluster-wide; see events.repository.ts), so a feed
  * read right after a commit can briefly miss it while unrelated transactions,
- * say of a parallel test file, are still open. Waiting here keeps tests exact.
+ * say of a parallel test file, are still open. Both helpers here wait for it,
+ * which keeps tests that read the feed after a write exact.
  */
+
+/** An event as GET /v1/events shows it, with results loose enough to assert on. */
+export type FeedEvent = Omit<EventResponse, 'results'> & { results: any[] };
+
+export interface FeedWait {
+  /** Read until the feed shows at least this many events (default 0). */
+  atLeast?: number;
+  /** Read until this holds, e.g. the last event a test wrote is there (default: always). */
+  until?: (events: FeedEvent[]) => boolean;
+  timeoutMs?: number;
+}
+
+/**
+ * The account's whole feed, oldest first (every page), read again until it is what the
+ * test waits for; past the time-out it is returned as it is, for the test's assertions to judge.
+ */
+export async function feedEvents(api: ApiClient, { atLeast = 0, until = () => true, timeoutMs = 5000 }: FeedWait = {}): Promise<FeedEvent[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const events = await wholeFeed(api);
+    if ((events.length >= atLeast && until(events)) || Date.now() > deadline) return events;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function wholeFeed(api: ApiClient): Promise<FeedEvent[]> {
+  const events: FeedEvent[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const res = await api.get(`/v1/events?limit=100${after ? `&after=${after}` : ''}`).expect(200);
+    events.push(...res.body.data);
+    if (!res.body.hasMore) return events;
+    after = res.body.nextCursor;
+  }
+}
+
+/** Waits until the feed shows this event (checked in the database, for tests that need one exact event). */
 export async function waitUntilInFeed(t: TestApp, eventId: string, timeoutMs = 5000): Promise<void> {
   const db = t.app.get(DataSource);
   const deadline = Date.now() + timeoutMs;
