@@ -2,27 +2,9 @@ import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { ChecklistsService } from '../../src/modules/checklists/checklists.service';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { feedEvents } from '../support/events';
+import { createProperty } from '../support/properties';
 
 const BOTH = 'The sourcePictureUrl field can only be set if the field tasks is not provided.';
-
-let seq = 0;
-async function createProperty(api: ApiClient): Promise<{ propertyId: string; sourceId: string }> {
-  const sourceId = `src-prop-${++seq}-${Date.now()}`;
-  const res = await api
-    .post('/v1/properties')
-    .send({
-      sourceId,
-      name: 'Sea view flat',
-      countryCode: 'FR',
-      timeZone: 'Europe/Paris',
-      location: { latitude: 43.7, longitude: 7.26 },
-      beds: 2,
-      bedrooms: 1,
-      bathrooms: 1,
-    })
-    .expect(201);
-  return { propertyId: res.body.propertyId, sourceId };
-}
 
 function body(propertyId: string, overrides: Record<string, unknown> = {}) {
   return {

@@ -6,6 +6,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { BLOB_STORE, BlobStore } from '../../src/platform/storage/blob-store';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { feedEvents } from '../support/events';
+import { createProperty, uniq } from '../support/properties';
 
 /** A real 2x2 RGB PNG, built chunk by chunk. */
 function tinyPng(): Buffer {
@@ -78,26 +79,6 @@ async function startSource(): Promise<Source> {
     hits,
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
-}
-
-let seq = 0;
-const uniq = () => `${Date.now().toString(36)}-${++seq}`;
-
-async function createProperty(api: ApiClient) {
-  const res = await api
-    .post('/v1/properties')
-    .send({
-      sourceId: `prop-${uniq()}`,
-      name: 'Harbour loft',
-      countryCode: 'PT',
-      timeZone: 'Europe/Lisbon',
-      location: { latitude: 38.7223, longitude: -9.1393 },
-      beds: 1,
-      bedrooms: 1,
-      bathrooms: 1,
-    })
-    .expect(201);
-  return res.body as { propertyId: string; sourceId: string; pictureUrls: string[] };
 }
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 3000): Promise<T> {

@@ -1,3 +1,6 @@
+import type { PropertyResponse } from '../../src/modules/properties/property.response';
+import { ApiClient } from './app';
+
 /** Property fixtures for end-to-end tests (properties, pictures and every module that needs a property). */
 
 let seq = 0;
@@ -17,6 +20,12 @@ export function validProperty(overrides: Record<string, unknown> = {}): Record<s
     bathrooms: 1,
     ...overrides,
   };
+}
+
+/** Creates a property from validProperty(overrides) and returns its read shape. */
+export async function createProperty(api: ApiClient, overrides: Record<string, unknown> = {}): Promise<PropertyResponse> {
+  const res = await api.post('/v1/properties').send(validProperty(overrides)).expect(201);
+  return res.body;
 }
 
 export const pointersOf = (res: { body: { errors?: Array<{ pointer: string }> } }) => (res.body.errors ?? []).map((e) => e.pointer).sort();
