@@ -1,8 +1,9 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
+import { ApiClient, TestApp } from '../support/app';
 import { expectProblem } from '../support/problem';
+import { createSubscription, startWebhooksApi, subscriptionRow } from '../support/webhooks-api';
 
 /**
  * Test deliveries and the delivery log (spec 2.8, 4.8 rule 7). No worker runs here: test deliveries
@@ -11,13 +12,6 @@ import { expectProblem } from '../support/problem';
 const REDIS_PREFIX = `pop-test-${process.env.TEST_RUN_ID}-webhooks-api-log`;
 const DELIVERY_ID = /^whd_[0-9A-Z]{26}$/;
 
-let seq = 0;
-/** A distinct URL that passes the policy with ALLOW_PRIVATE_URLS=true (localhost resolves through /etc/hosts). */
-function hookUrl(): string {
-  seq += 1;
-  return `https://localhost/hooks/${Date.now()}-${seq}`;
-}
-
 describe('webhook test deliveries and delivery log', () => {
   let t: TestApp;
   let api: ApiClient;
@@ -25,25 +19,12 @@ describe('webhook test deliveries and delivery log', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    t = await startApp({ REDIS_PREFIX });
-    api = clientFor(t, await createAccount(t));
-    other = clientFor(t, await createAccount(t));
-    db = t.app.get(DataSource);
+    ({ t, api, other, db } = await startWebhooksApi(REDIS_PREFIX));
   });
   afterAll(() => t.close());
 
-  async function create(body: Record<string, unknown> = {}, client = api) {
-    const res = await client
-      .post('/v1/webhooks')
-      .send({ url: hookUrl(), eventFilters: ['*'], ...body })
-      .expect(201);
-    return res.body as Record<string, any>;
-  }
-
-  async function row(id: string): Promise<Record<string, any>> {
-    const [found] = await db.query(`SELECT * FROM webhook_subscriptions WHERE id = $1`, [id]);
-    return found;
-  }
+  const create = (body: Record<string, unknown> = {}, client = api) => createSubscription(client, body);
+  const row = (id: string) => subscriptionRow(db, id);
 
   describe('POST /v1/webhooks/{webhookId}/test', () => {
     it('queues a synthetic delivery shown in the log and never in the events feed', async () => {

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
-import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
+import { ApiClient, clientFor, createAccount, TestApp } from '../support/app';
 import { expectProblem } from '../support/problem';
+import { createSubscription, hookUrl, startWebhooksApi, subscriptionRow } from '../support/webhooks-api';
 
 /**
  * The webhook subscriptions API (spec 2.7, 3.4, 4.8). Test deliveries and the delivery log are in
@@ -10,13 +11,6 @@ import { expectProblem } from '../support/problem';
 const REDIS_PREFIX = `pop-test-${process.env.TEST_RUN_ID}-webhooks-api`;
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
 
-let seq = 0;
-/** A distinct URL that passes the policy with ALLOW_PRIVATE_URLS=true (localhost resolves through /etc/hosts). */
-function hookUrl(): string {
-  seq += 1;
-  return `https://localhost/hooks/${Date.now()}-${seq}`;
-}
-
 describe('webhook subscriptions API', () => {
   let t: TestApp;
   let api: ApiClient;
@@ -24,25 +18,12 @@ describe('webhook subscriptions API', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    t = await startApp({ REDIS_PREFIX });
-    api = clientFor(t, await createAccount(t));
-    other = clientFor(t, await createAccount(t));
-    db = t.app.get(DataSource);
+    ({ t, api, other, db } = await startWebhooksApi(REDIS_PREFIX));
   });
   afterAll(() => t.close());
 
-  async function create(body: Record<string, unknown> = {}, client = api) {
-    const res = await client
-      .post('/v1/webhooks')
-      .send({ url: hookUrl(), eventFilters: ['*'], ...body })
-      .expect(201);
-    return res.body as Record<string, any>;
-  }
-
-  async function row(id: string): Promise<Record<string, any>> {
-    const [found] = await db.query(`SELECT * FROM webhook_subscriptions WHERE id = $1`, [id]);
-    return found;
-  }
+  const create = (body: Record<string, unknown> = {}, client = api) => createSubscription(client, body);
+  const row = (id: string) => subscriptionRow(db, id);
 
   describe('POST /v1/webhooks', () => {
     it('creates a subscription and shows its secret once, with the defaults', async () => {

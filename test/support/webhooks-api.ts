@@ -1,0 +1,45 @@
+import { DataSource } from 'typeorm';
+import { ApiClient, clientFor, createAccount, startApp, TestApp } from './app';
+
+/**
+ * Setup shared by the webhook subscriptions API tests. No worker runs there: test deliveries
+ * stay pending in the file's own Redis prefix, where no other file's worker can take them.
+ */
+
+let seq = 0;
+/** A distinct URL that passes the policy with ALLOW_PRIVATE_URLS=true (localhost resolves through /etc/hosts). */
+export function hookUrl(): string {
+  seq += 1;
+  return `https://localhost/hooks/${Date.now()}-${seq}`;
+}
+
+export interface WebhooksApiSetup {
+  t: TestApp;
+  /** The account under test. */
+  api: ApiClient;
+  /** Another account, for isolation checks. */
+  other: ApiClient;
+  db: DataSource;
+}
+
+export async function startWebhooksApi(redisPrefix: string): Promise<WebhooksApiSetup> {
+  const t = await startApp({ REDIS_PREFIX: redisPrefix });
+  const api = clientFor(t, await createAccount(t));
+  const other = clientFor(t, await createAccount(t));
+  return { t, api, other, db: t.app.get(DataSource) };
+}
+
+/** POST /v1/webhooks with a fresh URL and every event, overridden by `body`; returns the 201 body. */
+export async function createSubscription(client: ApiClient, body: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  const res = await client
+    .post('/v1/webhooks')
+    .send({ url: hookUrl(), eventFilters: ['*'], ...body })
+    .expect(201);
+  return res.body as Record<string, any>;
+}
+
+/** The stored subscription row (secrets and counters included). */
+export async function subscriptionRow(db: DataSource, id: string): Promise<Record<string, any>> {
+  const [found] = await db.query(`SELECT * FROM webhook_subscriptions WHERE id = $1`, [id]);
+  return found;
+}
