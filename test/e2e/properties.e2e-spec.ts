@@ -310,6 +310,28 @@ describe('properties', () => {
   describe('PropertyResolver', () => {
     const ctxOf = (accountId: string) => ({ accountId, requestId: `test-${uniq()}`, clientRequestId: `test-${uniq()}` });
 
+    /** Opens a transaction that resolves the property (taking the resolver's FOR KEY SHARE lock) and keeps it open until release(). */
+    async function holdResolverLock(propertyId: string): Promise<{ release: () => Promise<void> }> {
+      const uow = t.app.get(UnitOfWork);
+      const resolver = t.app.get(PropertyResolver);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let resolved!: () => void;
+      const isResolved = new Promise<void>((resolve) => (resolved = resolve));
+      const holder = uow.run(ctxOf(account.accountId), async (tx) => {
+        await resolver.resolve(tx, { propertyId });
+        resolved();
+        await held;
+      });
+      await isResolved;
+      return {
+        release: async () => {
+          release();
+          await holder;
+        },
+      };
+    }
+
     it('resolves by either identifier, refuses neither/both (400) and unknown or foreign ones (404 naming them)', async () => {
       const created = await api.post('/v1/properties').send(validProperty()).expect(201);
       const uow = t.app.get(UnitOfWork);
@@ -329,18 +351,7 @@ describe('properties', () => {
 
     it('a transaction that resolved a property makes a concurrent delete wait for it; after the delete it is a 404', async () => {
       const created = await api.post('/v1/properties').send(validProperty()).expect(201);
-      const uow = t.app.get(UnitOfWork);
-      const resolver = t.app.get(PropertyResolver);
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let resolved!: () => void;
-      const isResolved = new Promise<void>((resolve) => (resolved = resolve));
-      const holder = uow.run(ctxOf(account.accountId), async (tx) => {
-        await resolver.resolve(tx, { propertyId: created.body.propertyId });
-        resolved();
-        await held;
-      });
-      await isResolved;
+      const lock = await holdResolverLock(created.body.propertyId);
       let deletedAt = 0;
       const deletion = api.delete(`/v1/properties/${created.body.propertyId}`).then((res) => {
         deletedAt = Date.now();
@@ -349,32 +360,21 @@ describe('properties', () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(deletedAt).toBe(0); // still waiting on the FOR KEY SHARE lock
       const releasedAt = Date.now();
-      release();
-      await holder;
+      await lock.release();
       expect((await deletion).status).toBe(204);
       expect(deletedAt).toBeGreaterThanOrEqual(releasedAt);
+      const uow = t.app.get(UnitOfWork);
+      const resolver = t.app.get(PropertyResolver);
       await expect(uow.run(ctxOf(account.accountId), (tx) => resolver.resolve(tx, { propertyId: created.body.propertyId }))).rejects.toMatchObject({ kind: 'not_found' });
     });
 
     it('PATCH does not wait for a transaction holding the resolver lock (FOR KEY SHARE lets plain updates through)', async () => {
       const created = await api.post('/v1/properties').send(validProperty()).expect(201);
-      const uow = t.app.get(UnitOfWork);
-      const resolver = t.app.get(PropertyResolver);
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let resolved!: () => void;
-      const isResolved = new Promise<void>((resolve) => (resolved = resolve));
-      const holder = uow.run(ctxOf(account.accountId), async (tx) => {
-        await resolver.resolve(tx, { propertyId: created.body.propertyId });
-        resolved();
-        await held;
-      });
-      await isResolved;
+      const lock = await holdResolverLock(created.body.propertyId);
       try {
         await api.patch(`/v1/properties/${created.body.propertyId}`).send({ name: 'Not blocked' }).timeout(3000).expect(200);
       } finally {
-        release();
-        await holder;
+        await lock.release();
       }
     });
   });
