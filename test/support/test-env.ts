@@ -1,3 +1,5 @@
+import { Client } from 'pg';
+
 /**
  * The environment every end-to-end test process shares. The run owns one database
  * and one Redis key prefix, both named after the run, so parallel runs never meet.
@@ -13,6 +15,21 @@ export function testDatabaseUrl(runId: string): string {
 export function assertTestDatabase(url: string): void {
   const name = new URL(url).pathname.slice(1);
   if (!name.includes('test')) throw new Error(`Refusing to run tests against database "${name}": its name must contain "test"`);
+}
+
+/** Drops the run's database (refusing any whose name lacks "test"), connected to the server's postgres database. */
+export async function dropTestDatabase(url: string): Promise<void> {
+  assertTestDatabase(url);
+  const admin = new URL(url);
+  const name = admin.pathname.slice(1);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }
 
 export function testEnvironment(runId: string): Record<string, string> {
