@@ -9,6 +9,6 @@ import { EventsService } from './events.service';
   imports: [TypeOrmModule.forFeature([EventEntity])],
   controllers: [EventsController],
   providers: [EventsService, EventsRepository],
-  exports: [EventsService, EventsRepository],
+  exports: [EventsService],
 })
 export class EventsModule {}
