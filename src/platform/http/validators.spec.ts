@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
-import { isCountryCode, isTimeZone, IsStringOrStringArray } from './validators';
+import { IsString, validateSync } from 'class-validator';
+import { isCountryCode, isTimeZone, IsStringOrStringArray, OptionalNotNull } from './validators';
 
 describe('isCountryCode', () => {
   it.each(['US', 'FR', 'GB', 'XK'])('accepts %s', (code) => expect(isCountryCode(code)).toBe(true));
@@ -40,5 +40,21 @@ describe('IsStringOrStringArray', () => {
     expect(ok(5)).toBe(false);
     expect(ok({})).toBe(false);
     expect(ok(null)).toBe(false);
+  });
+});
+
+describe('OptionalNotNull', () => {
+  class Patch {
+    @OptionalNotNull()
+    @IsString()
+    name?: string;
+  }
+  const failures = (body: object) => validateSync(plainToInstance(Patch, body)).map((e) => Object.keys(e.constraints ?? {}));
+
+  it('skips an absent field and validates anything sent, null included', () => {
+    expect(failures({})).toEqual([]);
+    expect(failures({ name: 'x' })).toEqual([]);
+    expect(failures({ name: null })).toEqual([['isString']]);
+    expect(failures({ name: 5 })).toEqual([['isString']]);
   });
 });

@@ -1,5 +1,5 @@
 import * as countries from 'i18n-iso-countries';
-import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { registerDecorator, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
 
 /**
  * Reusable class-validator decorators for rules the library lacks. Messages start
@@ -57,6 +57,15 @@ export function IsStringOrStringArray(limits: StringOrStringArrayLimits, options
     `$property must be a string of at most ${limits.maxLength} characters, or an array of 1-${limits.maxItems} such strings`,
     options,
   );
+}
+
+/**
+ * A field that may be left out but not cleared: when absent every rule on it is skipped,
+ * while null is validated like any value (and refused by the field's type rule). @IsOptional
+ * would let null through as well.
+ */
+export function OptionalNotNull(): PropertyDecorator {
+  return ValidateIf((_object: object, value: unknown) => value !== undefined);
 }
 
 function simple(name: string, test: (value: unknown) => boolean, message: string, options?: ValidationOptions): PropertyDecorator {

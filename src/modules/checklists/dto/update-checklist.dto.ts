@@ -1,10 +1,8 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsOptional, IsString, Length, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsOptional, IsString, Length, MaxLength, ValidateNested } from 'class-validator';
+import { OptionalNotNull } from '../../../platform/http/validators';
 import { CHECKLIST_LIMITS as L } from '../checklist.rules';
 import { IsTaskList, TaskDto } from './create-checklist.dto';
-
-/** An explicit null is an error here (not "leave unchanged"): only an absent field skips validation. */
-const OptionalNotNull = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
 /**
  * An update-time group (spec 4.4): tasks are required, and sourceTaskGroupId /

@@ -8,9 +8,9 @@ import {
   MaxLength,
   Min,
   registerDecorator,
-  ValidateIf,
   ValidationArguments,
 } from 'class-validator';
+import { OptionalNotNull } from '../../../platform/http/validators';
 import { EVENT_NAME_MAX_LENGTH, isValidEventFilter, isValidEventName } from '../event-filter.rules';
 import { SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
 
@@ -61,7 +61,7 @@ export class CreateWebhookDto {
   @IsEventFilterList()
   eventFilters: string[];
 
-  @ValidateIf((dto) => dto.maxRetries !== undefined)
+  @OptionalNotNull()
   @IsInt()
   @Min(L.maxRetriesMin)
   @Max(L.maxRetriesMax)

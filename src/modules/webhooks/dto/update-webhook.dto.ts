@@ -1,4 +1,5 @@
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsString, MaxLength } from 'class-validator';
+import { OptionalNotNull } from '../../../platform/http/validators';
 import { SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
 import { IsEventFilterList } from './create-webhook.dto';
 
@@ -8,19 +9,19 @@ import { IsEventFilterList } from './create-webhook.dto';
  * none of these fields can be cleared.
  */
 export class UpdateWebhookDto {
-  @ValidateIf((dto) => dto.url !== undefined)
+  @OptionalNotNull()
   @IsString()
   @MaxLength(L.urlMax)
   url?: string;
 
-  @ValidateIf((dto) => dto.eventFilters !== undefined)
+  @OptionalNotNull()
   @IsArray()
   @ArrayMinSize(L.eventFiltersMin)
   @ArrayMaxSize(L.eventFiltersMax)
   @IsEventFilterList()
   eventFilters?: string[];
 
-  @ValidateIf((dto) => dto.enabled !== undefined)
+  @OptionalNotNull()
   @IsBoolean()
   enabled?: boolean;
 }
