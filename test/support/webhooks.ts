@@ -70,10 +70,6 @@ export function verifyWithLibrary(request: ReceivedRequest, signingSecret: strin
   return new Webhook(Buffer.from(signingSecret).toString('base64')).verify(request.rawBody, headers);
 }
 
-export async function dbOf(t: TestApp): Promise<DataSource> {
-  return t.app.get(DataSource);
-}
-
 /** Removes a test file's own Redis prefix (the run's teardown only removes the run's default prefix). */
 export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
   const redis = new Redis(redisUrl);

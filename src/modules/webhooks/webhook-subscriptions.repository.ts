@@ -13,15 +13,8 @@ export interface SubscriptionChanges {
   consecutiveFailures?: 0;
 }
 
-/** Postgres unique_violation on UNIQUE (account_id, url). */
-const URL_UNIQUE_CONSTRAINT = 'webhook_subscriptions_account_id_url_key';
-
-export function isDuplicateUrlViolation(error: unknown): boolean {
-  const e = error as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
-  const code = e?.driverError?.code ?? e?.code;
-  const constraint = e?.driverError?.constraint ?? e?.constraint;
-  return code === '23505' && constraint === URL_UNIQUE_CONSTRAINT;
-}
+/** The UNIQUE (account_id, url) constraint: one subscription per URL within an account. */
+export const URL_UNIQUE_CONSTRAINT = 'webhook_subscriptions_account_id_url_key';
 
 /** Subscription and delivery-log queries of the subscriptions API; every one is scoped by account. */
 @Injectable()

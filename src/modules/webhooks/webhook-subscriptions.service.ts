@@ -21,7 +21,8 @@ import {
   previousSecretExpiry,
   SUBSCRIPTION_LIMITS,
 } from './webhook-subscription.rules';
-import { isDuplicateUrlViolation, SubscriptionChanges, WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
+import { isUniqueViolation } from '../../platform/database/pg-errors';
+import { SubscriptionChanges, URL_UNIQUE_CONSTRAINT, WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 import { DuplicateWebhookUrlError, UnknownDeliveryCursorError, WebhookDisabledError, WebhookNotFoundError, WebhookUrlError } from './webhooks.errors';
 
 export interface CreateWebhookInput {
@@ -172,7 +173,7 @@ export class WebhookSubscriptionsService {
     try {
       return await work();
     } catch (error) {
-      if (url !== undefined && isDuplicateUrlViolation(error)) {
+      if (url !== undefined && isUniqueViolation(error, URL_UNIQUE_CONSTRAINT)) {
         throw new DuplicateWebhookUrlError(await this.repository.findIdByUrl(accountId, url));
       }
       throw error;

@@ -1,6 +1,4 @@
-import { QueryFailedError } from 'typeorm';
 import { UrlPolicyError } from '../../platform/net/url-policy.rules';
-import { isDuplicateUrlViolation } from './webhook-subscriptions.repository';
 import { DuplicateWebhookUrlError, WebhookUrlError } from './webhooks.errors';
 
 describe('webhook errors', () => {
@@ -19,15 +17,5 @@ describe('webhook errors', () => {
     expect(known.code).toBe('conflict');
     expect(known.extras).toEqual({ existingId: 'sub_1' });
     expect(new DuplicateWebhookUrlError(undefined).extras).toEqual({});
-  });
-
-  it('recognises the unique (account_id, url) violation only', () => {
-    const pg = (code: string, constraint?: string) => Object.assign(new Error('duplicate key'), { code, constraint });
-    expect(isDuplicateUrlViolation(new QueryFailedError('INSERT', [], pg('23505', 'webhook_subscriptions_account_id_url_key')))).toBe(true);
-    expect(isDuplicateUrlViolation(pg('23505', 'webhook_subscriptions_account_id_url_key'))).toBe(true);
-    expect(isDuplicateUrlViolation(new QueryFailedError('INSERT', [], pg('23505', 'webhook_subscriptions_pkey')))).toBe(false);
-    expect(isDuplicateUrlViolation(new QueryFailedError('INSERT', [], pg('23503', 'webhook_subscriptions_account_id_url_key')))).toBe(false);
-    expect(isDuplicateUrlViolation(new Error('other'))).toBe(false);
-    expect(isDuplicateUrlViolation(undefined)).toBe(false);
   });
 });
