@@ -1,5 +1,4 @@
 import { Webhook } from 'standardwebhooks';
-import { DataSource } from 'typeorm';
 import Redis from 'ioredis';
 import { EventEntity } from '../../src/modules/events/event.entity';
 import { EventsService } from '../../src/modules/events/events.service';
