@@ -62,12 +62,15 @@ describe('property events and idempotency', () => {
       const second = await c.post('/v1/properties').set('Idempotency-Key', key).send(body).expect(201);
       expect(second.headers['idempotent-replayed']).toBe('true');
       expect(second.body).toEqual(first.body);
+      expect(second.text).toBe(first.text); // byte for byte, key order included
       expect((await c.get('/v1/properties').expect(200)).body.data).toHaveLength(1);
       const [stored] = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1`, [acct.accountId]);
       expect(stored.n).toBe(1);
       const events = await feedEvents(c, { atLeast: 1 });
       expect(events).toHaveLength(1);
       expect(events[0].clientRequestId).toBe(key);
+      // The event carries the resource exactly as the API returned it, key order included.
+      expect(JSON.stringify(events[0].results)).toBe(JSON.stringify([first.body]));
     });
 
     it('the same key with another body is a 422 idempotencyKeyReused', async () => {

@@ -37,7 +37,7 @@ export class Foundation1763700000000 implements MigrationInterface {
         locked_at timestamptz NOT NULL,
         expires_at timestamptz NOT NULL,
         response_status integer,
-        response_body jsonb,
+        response_body json,
         completed_at timestamptz,
         PRIMARY KEY (account_id, key)
       )`);
@@ -49,7 +49,7 @@ export class Foundation1763700000000 implements MigrationInterface {
         event_name text NOT NULL,
         client_request_id text NOT NULL,
         api_request_id text NOT NULL,
-        results jsonb NOT NULL,
+        results json NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
         tx_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
         dispatched_at timestamptz

@@ -8,7 +8,7 @@ export class EventEntity {
   @Column({ name: 'event_name', type: 'text' }) eventName: string;
   @Column({ name: 'client_request_id', type: 'text' }) clientRequestId: string;
   @Column({ name: 'api_request_id', type: 'text' }) apiRequestId: string;
-  @Column({ type: 'jsonb' }) results: unknown[];
+  @Column({ type: 'json' }) results: unknown[];
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   // tx_id (xid8, the writing transaction's id) is set by the database and only read by EventsRepository.
   @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true }) dispatchedAt: Date | null;
