@@ -2,14 +2,13 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { DelayedError, Job, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { redisConnectionOptions } from '../../platform/platform.module';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './webhook-queue.service';
+import { startQueueWorker } from './webhook-queue-worker';
 
 /**
- * Runs delivery attempts (worker only). The BullMQ worker is built here rather than with @Processor
- * because its concurrency and lock duration come from config: the lock must outlast the HTTP
- * time-out, or a live attempt would be taken for stalled and run twice.
+ * Runs delivery attempts (worker only). The job lock must outlast the HTTP time-out, or a live
+ * attempt would be taken for stalled and run twice.
  */
 @Injectable()
 export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnModuleDestroy {
@@ -23,14 +22,13 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnModul
 
   onApplicationBootstrap(): void {
     const { deliveryConcurrency, timeoutMs } = this.config.webhook;
-    this.worker = new Worker<DeliveryJobData>(WEBHOOK_DELIVERY_QUEUE, (job, token) => this.process(job, token), {
-      connection: redisConnectionOptions(this.config.redisUrl),
-      prefix: this.config.redisPrefix,
-      concurrency: deliveryConcurrency,
-      lockDuration: timeoutMs + 30_000,
-    });
-    this.worker.on('failed', (job, error) => this.logger.warn(`delivery job ${job?.id} failed: ${error.message}`));
-    this.worker.on('error', (error) => this.logger.error(`delivery worker: ${error.message}`));
+    this.worker = startQueueWorker<DeliveryJobData>(
+      this.config,
+      WEBHOOK_DELIVERY_QUEUE,
+      (job, token) => this.process(job, token),
+      { concurrency: deliveryConcurrency, lockDuration: timeoutMs + 30_000 },
+      this.logger,
+    );
   }
 
   async onModuleDestroy(): Promise<void> {

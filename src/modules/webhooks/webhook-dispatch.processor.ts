@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { Job, Worker } from 'bullmq';
+import { Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { redisConnectionOptions } from '../../platform/platform.module';
 import { WebhookDispatchService } from './webhook-dispatch.service';
 import { DispatchJobData, WEBHOOK_DISPATCH_QUEUE } from './webhook-queue.service';
+import { startQueueWorker } from './webhook-queue-worker';
 
 /** Dispatch jobs taken at once; the service coalesces them into a few transactions. */
 const DISPATCH_CONCURRENCY = 50;
@@ -21,13 +21,13 @@ export class WebhookDispatchProcessor implements OnApplicationBootstrap, OnModul
   ) {}
 
   onApplicationBootstrap(): void {
-    this.worker = new Worker<DispatchJobData>(WEBHOOK_DISPATCH_QUEUE, (job: Job<DispatchJobData>) => this.dispatcher.dispatchOne(job.data.eventId), {
-      connection: redisConnectionOptions(this.config.redisUrl),
-      prefix: this.config.redisPrefix,
-      concurrency: DISPATCH_CONCURRENCY,
-    });
-    this.worker.on('failed', (job, error) => this.logger.warn(`dispatch job ${job?.id} failed: ${error.message}`));
-    this.worker.on('error', (error) => this.logger.error(`dispatch worker: ${error.message}`));
+    this.worker = startQueueWorker<DispatchJobData>(
+      this.config,
+      WEBHOOK_DISPATCH_QUEUE,
+      (job) => this.dispatcher.dispatchOne(job.data.eventId),
+      { concurrency: DISPATCH_CONCURRENCY },
+      this.logger,
+    );
   }
 
   async onModuleDestroy(): Promise<void> {

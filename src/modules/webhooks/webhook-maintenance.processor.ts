@@ -3,8 +3,8 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { Job, Queue, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { redisConnectionOptions } from '../../platform/platform.module';
 import { WEBHOOK_MAINTENANCE_QUEUE } from './webhook-queue.service';
+import { startQueueWorker } from './webhook-queue-worker';
 import { WebhookRetentionService } from './webhook-retention.service';
 import { WebhookSweepService } from './webhook-sweep.service';
 
@@ -33,14 +33,8 @@ export class WebhookMaintenanceProcessor implements OnApplicationBootstrap, OnMo
   async onApplicationBootstrap(): Promise<void> {
     const scheduled = await this.registerSchedulers();
     if (!scheduled) return;
-    this.worker = new Worker(WEBHOOK_MAINTENANCE_QUEUE, (job: Job) => this.run(job), {
-      connection: redisConnectionOptions(this.config.redisUrl),
-      prefix: this.config.redisPrefix,
-      concurrency: 2, // a long retention run must not hold up the sweep
-      lockDuration: 60_000,
-    });
-    this.worker.on('failed', (job, error) => this.logger.warn(`maintenance job ${job?.name} failed: ${error.message}`));
-    this.worker.on('error', (error) => this.logger.error(`maintenance worker: ${error.message}`));
+    // Concurrency 2: a long retention run must not hold up the sweep.
+    this.worker = startQueueWorker(this.config, WEBHOOK_MAINTENANCE_QUEUE, (job) => this.run(job), { concurrency: 2, lockDuration: 60_000 }, this.logger);
   }
 
   async onModuleDestroy(): Promise<void> {

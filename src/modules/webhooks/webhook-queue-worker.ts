@@ -1,0 +1,26 @@
+import { Logger } from '@nestjs/common';
+import { Processor, Worker } from 'bullmq';
+import { AppConfig } from '../../config/config';
+import { redisConnectionOptions } from '../../platform/platform.module';
+
+/**
+ * Opens a BullMQ worker on one of the webhook queues (worker process only), on the process's Redis
+ * connection and prefix, logging failed jobs and worker errors. The processors build their workers
+ * with this rather than @Processor because concurrency and lock duration come from config.
+ */
+export function startQueueWorker<T>(
+  config: AppConfig,
+  queueName: string,
+  process: Processor<T>,
+  options: { concurrency: number; lockDuration?: number },
+  logger: Logger,
+): Worker<T> {
+  const worker = new Worker<T>(queueName, process, {
+    connection: redisConnectionOptions(config.redisUrl),
+    prefix: config.redisPrefix,
+    ...options,
+  });
+  worker.on('failed', (job, error) => logger.warn(`${queueName} job ${job?.name} ${job?.id} failed: ${error.message}`));
+  worker.on('error', (error) => logger.error(`${queueName} worker: ${error.message}`));
+  return worker;
+}
