@@ -3,6 +3,7 @@ import { Queue } from 'bullmq';
 import { createHmac } from 'node:crypto';
 import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_MAINTENANCE_QUEUE } from '../../src/modules/webhooks/webhook-queue.service';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { validProperty } from '../support/properties';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import {
   deliveriesOf,
@@ -118,16 +119,7 @@ describe('webhook delivery', () => {
       .post('/v1/properties')
       .set('Idempotency-Key', key)
       .set('x-request-id', `req-${key}`)
-      .send({
-        sourceId: `src-${Date.now()}`,
-        name: 'Sea view flat',
-        countryCode: 'FR',
-        timeZone: 'Europe/Paris',
-        location: { latitude: 48.8566, longitude: 2.3522 },
-        beds: 2,
-        bedrooms: 1,
-        bathrooms: 1,
-      })
+      .send(validProperty())
       .expect(201);
     const [request] = await r.waitFor(1);
     const body = verifyWithLibrary(request, sub.signingSecret) as Record<string, any>;
