@@ -11,6 +11,7 @@ import { newId } from '../../src/platform/ids/ids';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { deliveriesOf, dropRedisPrefix, publishEvent, sleep, subscribe, waitForFinalDeliveries, waitUntil } from '../support/webhooks';
+import { subscriptionRow } from '../support/webhooks-api';
 import { startWorker, TestWorker } from '../support/worker';
 
 /**
@@ -154,8 +155,7 @@ describe('webhook delivery recovery', () => {
     await api.post(`/v1/webhooks/${sub.id}/test`).send({ eventName: 'property.create' }).expect(202);
     const rows = await waitForFinalDeliveries(api, sub.id, 2);
     expect(rows[0]).toMatchObject({ test: true, status: 'failed_permanent' });
-    const [counter] = await db.query(`SELECT consecutive_failures FROM webhook_subscriptions WHERE id = $1`, [sub.id]);
-    expect(counter.consecutive_failures).toBe(1);
+    expect((await subscriptionRow(db, sub.id)).consecutive_failures).toBe(1);
     expect(r.requests).toHaveLength(0);
   });
 

@@ -1,6 +1,7 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
 import { createHmac } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_MAINTENANCE_QUEUE } from '../../src/modules/webhooks/webhook-queue.service';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { validProperty } from '../support/properties';
@@ -16,6 +17,7 @@ import {
   waitForFinalDeliveries,
   waitUntil,
 } from '../support/webhooks';
+import { subscriptionRow } from '../support/webhooks-api';
 import { startWorker, TestWorker } from '../support/worker';
 
 /**
@@ -348,8 +350,7 @@ describe('webhook delivery', () => {
     expect(row.status).toBe('failed_permanent');
     expect(row.attempts[row.attempts.length - 1]).toMatchObject({ responseCode: null, errorMessage: 'subscription disabled' });
     expect(row.attemptCount).toBe(r.requests.length + 1);
-    const [counter] = await t.app.get(require('typeorm').DataSource).query(`SELECT consecutive_failures FROM webhook_subscriptions WHERE id = $1`, [sub.id]);
-    expect(counter.consecutive_failures).toBe(0);
+    expect((await subscriptionRow(t.app.get(DataSource), sub.id)).consecutive_failures).toBe(0);
 
     const r2 = await receiver();
     r2.respondWith(() => ({ status: 500 }));

@@ -5,6 +5,7 @@ import { EventsService } from '../../src/modules/events/events.service';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { ApiClient, TestApp } from './app';
 import { ReceivedRequest } from './webhook-receiver';
+import { createSubscription } from './webhooks-api';
 
 /** Helpers for webhook delivery tests (app + worker + loopback receiver). */
 
@@ -16,12 +17,10 @@ export async function publishEvent(t: TestApp, accountId: string, eventName: str
   return t.app.get(UnitOfWork).run(ctx, (tx) => t.app.get(EventsService).publish(tx, eventName, results));
 }
 
+/** A subscription to the receiver at `url` (createSubscription of the API tests, typed for delivery tests). */
 export async function subscribe(api: ApiClient, url: string, eventFilters: string[] = ['*'], maxRetries?: number) {
-  const res = await api
-    .post('/v1/webhooks')
-    .send({ url, eventFilters, ...(maxRetries === undefined ? {} : { maxRetries }) })
-    .expect(201);
-  return res.body as { id: string; signingSecret: string; url: string; maxRetries: number };
+  const body = await createSubscription(api, { url, eventFilters, ...(maxRetries === undefined ? {} : { maxRetries }) });
+  return body as { id: string; signingSecret: string; url: string; maxRetries: number };
 }
 
 export async function deliveriesOf(api: ApiClient, subscriptionId: string): Promise<Array<Record<string, any>>> {
