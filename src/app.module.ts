@@ -1,5 +1,5 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AppConfig } from './config/config';
 import { AuthModule } from './modules/auth/auth.module';
 import { ChecklistsModule } from './modules/checklists/checklists.module';
@@ -11,12 +11,13 @@ import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { ProblemFilter } from './platform/http/problem.filter';
 import { RateLimitGuard } from './platform/http/rate-limit.guard';
+import { StrictRequestInterceptor } from './platform/http/strict-request.interceptor';
 import { StrictValidationPipe } from './platform/http/strict-validation.pipe';
 import { PlatformModule } from './platform/platform.module';
 
 /**
  * The API process. Every request passes: request id (logger middleware) → JSON body →
- * auth guard → rate limit guard → (idempotency interceptor) → strict validation → controller.
+ * auth guard → rate limit guard → strict request (unreadable bodies) → (idempotency interceptor) → strict validation → controller.
  */
 @Module({})
 export class AppModule implements NestModule {
@@ -30,6 +31,8 @@ export class AppModule implements NestModule {
         // Guards run in this order: who is calling, then how often.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
+        // Then bodies the JSON middleware could not read, now that the caller is known and counted.
+        { provide: APP_INTERCEPTOR, useClass: StrictRequestInterceptor },
       ],
     };
   }

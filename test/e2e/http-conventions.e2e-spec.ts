@@ -69,9 +69,9 @@ describe('HTTP conventions', () => {
       expect(problem.title).toBe('Malformed JSON');
     });
 
-    it('answers malformed JSON on any route, before auth, with 400 malformedJson', async () => {
-      const res = await t.http.post('/v1/events').set('content-type', 'application/json').send('{').expect(400);
-      expectProblem(res, 400, 'malformedJson', '/v1/events');
+    it('answers malformed JSON after auth: without a key it is the 401 (see http-strict-request)', async () => {
+      const res = await t.http.post('/v1/test-probe/bodies').set('content-type', 'application/json').send('{').expect(401);
+      expectProblem(res, 401, 'unauthorized', '/v1/test-probe/bodies');
     });
 
     it.each([

@@ -44,13 +44,23 @@ function toDomainError(error: { type?: string; message?: string }): DomainError 
 /**
  * Request bodies are JSON (spec convention 1). A body of any other type is a 415,
  * malformed JSON a 400 and an oversized body a 413, all as problem documents.
+ * The error is not answered here but kept on the request (`bodyError`) and thrown by
+ * StrictRequestInterceptor once the guards have run: a request without a valid key is
+ * a 401 whatever its body, and a keyed one is rate limited and carries the limit headers.
  */
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
-  use(req: Request, res: Response, next: NextFunction): void {
+  use(req: Request & { bodyError?: DomainError }, res: Response, next: NextFunction): void {
     if (!hasBody(req)) return next();
+    const fail = (error: DomainError) => {
+      req.body = undefined;
+      req.bodyError = error;
+      next();
+    };
     if (!req.is(JSON_TYPES)) {
-      return next(
+      // Drain the unread body so the connection stays usable for the answer.
+      req.resume();
+      return fail(
         new DomainError(
           'unsupported_media_type',
           'unsupportedMediaType',
@@ -59,9 +69,9 @@ export class JsonBodyMiddleware implements NestMiddleware {
       );
     }
     parseJson(req, res, (error?: unknown) => {
-      if (error) return next(toDomainError(error as { type?: string }));
+      if (error) return fail(toDomainError(error as { type?: string }));
       if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
-        return next(new DomainError('invalid', 'bodyTooDeep', `The request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`));
+        return fail(new DomainError('invalid', 'bodyTooDeep', `The request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`));
       }
       next();
     });

@@ -1,5 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
+import type { DomainError } from '../errors/domain-error';
 
 /** Who is calling, set by the auth guard. */
 export interface Caller {
@@ -25,7 +26,13 @@ export interface RequestContext {
   idempotency?: IdempotencyClaim;
 }
 
-export type ApiRequest = Request & { id: string; caller?: Caller; idempotency?: IdempotencyClaim };
+export type ApiRequest = Request & {
+  id: string;
+  caller?: Caller;
+  idempotency?: IdempotencyClaim;
+  /** A body the JSON middleware could not read; answered after the guards (StrictRequestInterceptor). */
+  bodyError?: DomainError;
+};
 
 export function requestContextOf(req: ApiRequest): RequestContext {
   if (!req.caller) throw new Error('requestContextOf called on an unauthenticated route');
