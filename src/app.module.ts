@@ -17,7 +17,8 @@ import { PlatformModule } from './platform/platform.module';
 
 /**
  * The API process. Every request passes: request id (logger middleware) → JSON body →
- * auth guard → rate limit guard → strict request (unreadable bodies) → (idempotency interceptor) → strict validation → controller.
+ * auth guard → rate limit guard → strict request (unreadable bodies, undeclared query or body
+ * fields) → (idempotency interceptor) → strict validation → controller.
  */
 @Module({})
 export class AppModule implements NestModule {
@@ -31,7 +32,8 @@ export class AppModule implements NestModule {
         // Guards run in this order: who is calling, then how often.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
-        // Then bodies the JSON middleware could not read, now that the caller is known and counted.
+        // Then bodies the JSON middleware could not read (now that the caller is known and counted),
+        // and query parameters or body fields sent to routes that declare none.
         { provide: APP_INTERCEPTOR, useClass: StrictRequestInterceptor },
       ],
     };

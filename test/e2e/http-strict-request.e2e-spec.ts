@@ -50,3 +50,59 @@ describe('unreadable bodies are answered after auth and rate limiting', () => {
     expectProblem(res, 404, 'notFound', '/v1/no-such-route');
   });
 });
+
+describe('routes without a query or body DTO are strict too', () => {
+  let t: TestApp;
+  let api: ApiClient;
+  let propertyId: string;
+  let checklistId: string;
+
+  beforeAll(async () => {
+    t = await startApp();
+    api = clientFor(t, await createAccount(t));
+    propertyId = (await createProperty(api)).propertyId;
+    const checklist = await api
+      .post('/v1/checklists')
+      .send({ title: 'Clean', propertyId, taskGroups: [{ title: 'Kitchen', tasks: [{ label: 'Wipe' }] }] })
+      .expect(201);
+    checklistId = checklist.body.checklistId;
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['GET a property', 'get', () => `/v1/properties/${propertyId}?expand=pictures`, ['expand']],
+    ['the unpaginated checklist list', 'get', () => `/v1/properties/${propertyId}/checklists?limit=5&cursor=abc`, ['cursor', 'limit']],
+    ['the unpaginated webhook list', 'get', () => `/v1/webhooks?limit=5`, ['limit']],
+    ['DELETE a picture', 'delete', () => `/v1/propertyPictures/pic_unknown?force=true`, ['force']],
+    ['disable a checklist', 'post', () => `/v1/checklists/${checklistId}/disable?now=1`, ['now']],
+  ] as const)('%s with query parameters is a 400 objectStrict naming each', async (_label, method, path, names) => {
+    const res = await api[method](path()).expect(400);
+    const problem = expectProblem(res, 400, 'objectStrict');
+    expect(problem.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(names.map((n) => `#/${n}`));
+    expectLimitHeaders(res);
+  });
+
+  it('the public health check still takes any query', async () => {
+    await t.http.get('/v1/health?probe=lb').expect(200);
+  });
+
+  it('a body field sent to a route that takes no body is a 400 objectStrict, and nothing changes', async () => {
+    const res = await api.post(`/v1/checklists/${checklistId}/disable`).send({ reason: 'old', now: true }).expect(400);
+    const problem = expectProblem(res, 400, 'objectStrict', `/v1/checklists/${checklistId}/disable`);
+    expect(problem.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['#/now', '#/reason']);
+    const del = await api.delete(`/v1/properties/${propertyId}`).send({ cascade: false }).expect(400);
+    expectProblem(del, 400, 'objectStrict');
+    const listed = await api.get(`/v1/properties/${propertyId}/checklists`).expect(200);
+    expect(listed.body.data[0]).toMatchObject({ checklistId, disabled: false });
+  });
+
+  it('a body that is not an object on such a route is a 400; an empty object or no body is fine', async () => {
+    for (const body of ['[]', 'null', '"x"', '1']) {
+      const res = await api.post(`/v1/checklists/${checklistId}/disable`).set('content-type', 'application/json').send(body).expect(400);
+      expect(expectProblem(res, 400, 'validationFailed').errors).toEqual([{ pointer: '#', detail: 'This route takes no request body' }]);
+    }
+    await api.get(`/v1/properties/${propertyId}`).set('content-type', 'application/json').send('{}').expect(200);
+    await api.post(`/v1/checklists/${checklistId}/disable`).set('content-type', 'application/json').send('{}').expect(200);
+    await api.delete(`/v1/properties/${propertyId}`).expect(204);
+  });
+});

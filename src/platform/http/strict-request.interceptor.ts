@@ -1,17 +1,50 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { Reflector } from '@nestjs/core';
 import { Observable } from 'rxjs';
+import { ValidationError } from '../errors/domain-error';
+import { IS_PUBLIC } from './public.decorator';
 import { ApiRequest } from './request-context';
+import { toValidationError } from './validation-issues';
+
+/** Which of @Body() / @Query() a handler declares (custom decorators such as @Ctx() have non-numeric keys). */
+function declaredInputs(context: ExecutionContext): { body: boolean; query: boolean } {
+  const args: Record<string, unknown> = Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), context.getHandler().name) ?? {};
+  const types = new Set(Object.keys(args).map((key) => Number(key.split(':')[0])));
+  return { body: types.has(RouteParamtypes.BODY), query: types.has(RouteParamtypes.QUERY) };
+}
 
 /**
  * Global, after the auth and rate-limit guards (so a caller is known and counted
- * first, and the response carries its limit headers): a body the JSON middleware
- * could not read (malformed, 413, 415) is answered now.
+ * first, and the response carries its limit headers):
+ * 1. a body the JSON middleware could not read (malformed, 413, 415) is answered now;
+ * 2. a route without a @Query() DTO takes no query parameters and a route without a
+ *    @Body() DTO takes no body fields, so both are as strict as DTO routes (objectStrict).
+ * The public health check keeps accepting whatever load balancers append.
  */
 @Injectable()
 export class StrictRequestInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     if (req.bodyError) throw req.bodyError;
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return next.handle();
+
+    const declared = declaredInputs(context);
+    const queryNames = Object.keys(req.query ?? {});
+    if (!declared.query && queryNames.length > 0) {
+      throw toValidationError([], 'query', queryNames.map((name) => [name]));
+    }
+    if (!declared.body && req.body !== undefined) {
+      const body: unknown = req.body;
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+        throw ValidationError.field('#', 'This route takes no request body');
+      }
+      const fields = Object.keys(body);
+      if (fields.length > 0) throw toValidationError([], 'body', fields.map((name) => [name]));
+    }
     return next.handle();
   }
 }
