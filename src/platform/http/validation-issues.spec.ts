@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { ValidationError } from '../errors/domain-error';
 import { StrictValidationPipe } from './strict-validation.pipe';
 import { displayPath, droppedKeyPaths, jsonPointer } from './validation-issues';
@@ -195,5 +195,56 @@ describe('one clear message per failing field', () => {
   it('names nested values that are not objects by their path', async () => {
     const error = await failureOf({ name: 'x', taskGroups: [{ name: 'g', tasks: ['text'] }] });
     expect(error.extras.errors).toContainEqual({ pointer: '#/taskGroups/0/tasks/0', detail: expect.stringMatching(/^taskGroups\[0\]\.tasks(\[0\])? /) });
+  });
+});
+
+class TagsDto {
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @Length(1, 5, { each: true })
+  tags?: string[];
+}
+
+class PlaceDto {
+  @IsObject()
+  @ValidateNested()
+  @Type(() => LocationDto)
+  location: LocationDto;
+}
+
+class WrapDto {
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => TagsDto)
+  wrap?: TagsDto;
+
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  tags?: string[];
+}
+
+describe('messages name the field by its full path, without noise', () => {
+  it('rewrites "each value in <name>" to the full path', async () => {
+    const error = await failureOf({ tags: ['ok', 5] }, 'body', WrapDto);
+    expect(error.extras.errors).toEqual([{ pointer: '#/tags', detail: 'each value in tags must be a string' }]);
+    const nested = await failureOf({ wrap: { tags: [5] } }, 'body', WrapDto);
+    expect(nested.extras.errors).toEqual([{ pointer: '#/wrap/tags', detail: 'each value in wrap.tags must be a string' }]);
+  });
+
+  it('reports an object where a list goes once, not the fields class-validator looked for inside it', async () => {
+    const error = await failureOf({ name: 'x', taskGroups: { name: 'g', tasks: [] } });
+    expect(error.extras.errors).toEqual([{ pointer: '#/taskGroups', detail: 'taskGroups must be an array' }]);
+  });
+
+  it('reports a list where one object goes once, at its own pointer', async () => {
+    const error = await failureOf({ name: 'x', taskGroups: [], location: [1, 2] });
+    expect(error.extras.errors).toEqual([{ pointer: '#/location', detail: 'location must be an object, not a list' }]);
+  });
+
+  it('never repeats a message for one field', async () => {
+    const error = await failureOf({ location: null }, 'body', PlaceDto);
+    expect(error.extras.errors).toEqual([{ pointer: '#/location', detail: 'location must be an object' }]);
   });
 });

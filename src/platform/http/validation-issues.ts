@@ -43,9 +43,17 @@ function messagesFor(error: ClassValidatorError, constraints: Record<string, str
   if (typeFailures.length > 0 && error.value === undefined) return [`${at} is required`];
   return (typeFailures.length > 0 ? typeFailures : entries).map(([name, message]) => {
     if (name === ValidationTypes.NESTED_VALIDATION) return Array.isArray(error.value) ? `every item of ${at} must be an object` : `${at} must be an object`;
-    // class-validator starts its messages with the bare property name; show the full path instead.
-    return message.startsWith(`${error.property} `) ? `${at}${message.slice(error.property.length)}` : message;
+    // class-validator starts its messages with the bare property name ("each value in <name>" for
+    // `each` rules); show the full path instead.
+    if (message.startsWith(`${error.property} `)) return `${at}${message.slice(error.property.length)}`;
+    const each = `each value in ${error.property} `;
+    return message.startsWith(each) ? `each value in ${at} ${message.slice(each.length)}` : message;
   });
+}
+
+/** A value whose own type is wrong (an object where a list goes): what class-validator found inside it is noise. */
+function typeFailed(constraints: Record<string, string>): boolean {
+  return Object.keys(constraints).some((name) => name !== ValidationTypes.NESTED_VALIDATION && TYPE_CHECKS.has(name));
 }
 
 function collect(errors: ClassValidatorError[], parentPath: PathSegment[], parentIsArray: boolean, out: LeafIssue[]): void {
@@ -56,7 +64,8 @@ function collect(errors: ClassValidatorError[], parentPath: PathSegment[], paren
     if (constraints.whitelistValidation) {
       out.push({ path, unknownField: true, messages: [] });
     } else if (Object.keys(constraints).length > 0) {
-      out.push({ path, unknownField: false, messages: messagesFor(error, constraints, path) });
+      out.push({ path, unknownField: false, messages: [...new Set(messagesFor(error, constraints, path))] });
+      if (typeFailed(constraints)) continue;
     }
     if (error.children?.length) collect(error.children, path, Array.isArray(error.value), out);
   }
@@ -126,8 +135,12 @@ export function toValidationError(
   droppedKeys: PathSegment[][] = [],
   shapeIssues: ShapeIssue[] = [],
 ): ValidationError {
-  const leaves: LeafIssue[] = [];
-  collect(errors, [], false, leaves);
+  const collected: LeafIssue[] = [];
+  collect(errors, [], false, collected);
+  // A list where one object goes: its items' complaints ("location[0] must be an object") and the
+  // generic "must be an object" add nothing to the shape issue that names it.
+  const isUnder = (path: PathSegment[], prefix: PathSegment[]) => prefix.every((seg, i) => seg === path[i]);
+  const leaves = collected.filter((leaf) => leaf.unknownField || !shapeIssues.some((issue) => isUnder(leaf.path, issue.path)));
   for (const issue of shapeIssues) leaves.push({ path: issue.path, unknownField: false, messages: [issue.message] });
   // A dropped key inside a field already reported as unknown adds nothing.
   const reported = leaves.filter((l) => l.unknownField).map((l) => l.path);
