@@ -9,8 +9,9 @@ import { WebhookRetentionService } from '../../src/modules/webhooks/webhook-rete
 import { WebhookSweepService } from '../../src/modules/webhooks/webhook-sweep.service';
 import { newId } from '../../src/platform/ids/ids';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { dropRedisPrefix } from '../support/test-env';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
-import { deliveriesOf, dropRedisPrefix, publishEvent, sleep, subscribe, waitForFinalDeliveries, waitUntil } from '../support/webhooks';
+import { deliveriesOf, publishEvent, sleep, subscribe, waitForFinalDeliveries, waitUntil } from '../support/webhooks';
 import { subscriptionRow } from '../support/webhooks-api';
 import { startWorker, TestWorker } from '../support/worker';
 

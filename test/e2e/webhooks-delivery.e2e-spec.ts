@@ -5,10 +5,10 @@ import { DataSource } from 'typeorm';
 import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_MAINTENANCE_QUEUE } from '../../src/modules/webhooks/webhook-queue.service';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { validProperty } from '../support/properties';
+import { dropRedisPrefix } from '../support/test-env';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import {
   deliveriesOf,
-  dropRedisPrefix,
   publishEvent,
   sleep,
   subscribe,

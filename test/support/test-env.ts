@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { Client } from 'pg';
 
 /**
@@ -29,6 +30,17 @@ export async function dropTestDatabase(url: string): Promise<void> {
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   } finally {
     await client.end();
+  }
+}
+
+/** Removes every Redis key under a prefix: the run's own (teardown) or a test file's private one. */
+export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl);
+  try {
+    const stream = redis.scanStream({ match: `${prefix}:*`, count: 500 });
+    for await (const keys of stream as AsyncIterable<string[]>) if (keys.length) await redis.unlink(...keys);
+  } finally {
+    await redis.quit();
   }
 }
 

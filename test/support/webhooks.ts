@@ -1,5 +1,4 @@
 import { Webhook } from 'standardwebhooks';
-import Redis from 'ioredis';
 import { EventEntity } from '../../src/modules/events/event.entity';
 import { EventsService } from '../../src/modules/events/events.service';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
@@ -66,12 +65,4 @@ export function verifyWithLibrary(request: ReceivedRequest, signingSecret: strin
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers[name] = value;
   return new Webhook(Buffer.from(signingSecret).toString('base64')).verify(request.rawBody, headers);
-}
-
-/** Removes a test file's own Redis prefix (the run's teardown only removes the run's default prefix). */
-export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl);
-  const stream = redis.scanStream({ match: `${prefix}:*`, count: 500 });
-  for await (const keys of stream as AsyncIterable<string[]>) if (keys.length) await redis.unlink(...keys);
-  await redis.quit();
 }
