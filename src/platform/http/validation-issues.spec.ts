@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsDefined, IsInt, IsObject, IsOptional, Matches, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { ValidationError } from '../errors/domain-error';
 import { StrictValidationPipe } from './strict-validation.pipe';
 import { displayPath, droppedKeyPaths, jsonPointer } from './validation-issues';
@@ -206,6 +206,12 @@ class TagsDto {
   tags?: string[];
 }
 
+class CodeDto {
+  @IsDefined()
+  @Matches(/^[A-Z]+$/, { message: '$property must be upper case' })
+  code: string;
+}
+
 class PlaceDto {
   @IsObject()
   @ValidateNested()
@@ -241,6 +247,13 @@ describe('messages name the field by its full path, without noise', () => {
   it('reports a list where one object goes once, at its own pointer', async () => {
     const error = await failureOf({ name: 'x', taskGroups: [], location: [1, 2] });
     expect(error.extras.errors).toEqual([{ pointer: '#/location', detail: 'location must be an object, not a list' }]);
+  });
+
+  it('says a missing field is required also when its rules are custom ones (IsDefined + a custom check)', async () => {
+    const error = await failureOf({}, 'body', CodeDto);
+    expect(error.extras.errors).toEqual([{ pointer: '#/code', detail: 'code is required' }]);
+    const wrong = await failureOf({ code: 'x' }, 'body', CodeDto);
+    expect(wrong.extras.errors).toEqual([{ pointer: '#/code', detail: 'code must be upper case' }]);
   });
 
   it('never repeats a message for one field', async () => {

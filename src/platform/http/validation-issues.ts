@@ -40,7 +40,7 @@ function messagesFor(error: ClassValidatorError, constraints: Record<string, str
   const at = displayPath(path);
   const entries = Object.entries(constraints);
   const typeFailures = entries.filter(([name]) => TYPE_CHECKS.has(name));
-  if (typeFailures.length > 0 && error.value === undefined) return [`${at} is required`];
+  if ((typeFailures.length > 0 || ValidationTypes.IS_DEFINED in constraints) && error.value === undefined) return [`${at} is required`];
   return (typeFailures.length > 0 ? typeFailures : entries).map(([name, message]) => {
     if (name === ValidationTypes.NESTED_VALIDATION) return Array.isArray(error.value) ? `every item of ${at} must be an object` : `${at} must be an object`;
     // class-validator starts its messages with the bare property name ("each value in <name>" for
