@@ -186,14 +186,18 @@ describe('checklists', () => {
       await api.post('/v1/checklists').send([body(property.propertyId)]).expect(400);
     });
 
-    it('a NUL character in a body string or a path id is a 400, never a 500', async () => {
+    it('a NUL character in a body string is a 400 and in a path id a 404 (an unknown id), never a 500', async () => {
       const nulTitle = await create({ title: 'Turn\u0000over' }).expect(400);
       expect(nulTitle.body.code).toBe('invalidCharacters');
       await withTask({ label: 'ab\u0000c' }).expect(400);
       await create({ propertyId: 'prop_\u0000' }).expect(400);
-      await api.post('/v1/checklists/chk_%00/disable').expect(400);
-      await api.patch('/v1/checklists/chk_%00').send({ title: 'x' }).expect(400);
-      await api.get('/v1/properties/prop_%00/checklists').expect(400);
+      for (const res of [
+        await api.post('/v1/checklists/chk_%00/disable').expect(404),
+        await api.patch('/v1/checklists/chk_%00').send({ title: 'x' }).expect(404),
+        await api.get('/v1/properties/prop_%00/checklists').expect(404),
+      ]) {
+        expect(res.body.code).toBe('notFound');
+      }
     });
 
     it('rejects unknown fields at every depth (objectStrict)', async () => {

@@ -106,3 +106,27 @@ describe('routes without a query or body DTO are strict too', () => {
     await api.delete(`/v1/properties/${propertyId}`).expect(204);
   });
 });
+
+describe('path ids', () => {
+  let t: TestApp;
+  let api: ApiClient;
+
+  beforeAll(async () => {
+    t = await startApp();
+    api = clientFor(t, await createAccount(t));
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['get', '/v1/properties/prop_%00'],
+    ['patch', '/v1/properties/%00'],
+    ['delete', '/v1/propertyPictures/pic_%00'],
+    ['patch', '/v1/webhooks/sub_%00'],
+    ['delete', '/v1/webhooks/%00'],
+    ['get', '/v1/webhooks/%00/deliveries'],
+  ] as const)('a NUL character in a path id is a 404 like any unknown id: %s %s', async (method, path) => {
+    const res = await api[method](path).expect(404);
+    expectProblem(res, 404, 'notFound', path);
+    expect(res.body.detail).toContain('\\u0000');
+  });
+});

@@ -1,7 +1,7 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { ValidationError } from '../errors/domain-error';
+import { NotFoundError, ValidationError } from '../errors/domain-error';
 import { droppedKeyPaths, nestedShapeIssues, toValidationError } from './validation-issues';
 
 const PRIMITIVES = new Set<unknown>([String, Number, Boolean, Array, Object]);
@@ -15,6 +15,10 @@ const PRIMITIVES = new Set<unknown>([String, Number, Boolean, Array, Object]);
 export class StrictValidationPipe implements PipeTransform {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype, type } = metadata;
+    // No stored id holds U+0000 (PostgreSQL text cannot): such a path id names nothing, a 404 like any unknown id.
+    if (type === 'param' && typeof value === 'string' && value.includes('\u0000')) {
+      throw new NotFoundError(metadata.data ?? 'Resource', JSON.stringify(value).slice(1, -1));
+    }
     if ((type !== 'body' && type !== 'query') || !metatype || PRIMITIVES.has(metatype)) return value;
 
     // No body at all reads as {}; a JSON null body is a value, and not an object.
