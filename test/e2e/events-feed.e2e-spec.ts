@@ -196,6 +196,8 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
       ['SQL', "x' OR '1'='1"],
       ['an id of another kind', 'acct_01AAAAAAAAAAAAAAAAAAAAAAAA'],
       ['a list cursor', 'eyJ4IjoxfQ.abcdef'],
+      ['a NUL character', 'evt_\u0000'],
+      ['an event id in lower case', 'evt_01aaaaaaaaaaaaaaaaaaaaaaaa'],
     ])('answers %s with 400 invalidCursor', async (_label, after) => {
       const res = await clientFor(t, account).get(`/v1/events?after=${encodeURIComponent(after)}`).expect(400);
       const problem = expectProblem(res, 400, 'invalidCursor', '/v1/events');

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Tx } from '../../platform/database/unit-of-work';
-import { newId } from '../../platform/ids/ids';
+import { isIdOf, newId } from '../../platform/ids/ids';
 import { InvalidCursorError } from '../../platform/pagination/cursor';
 import { Page, toPage } from '../../platform/pagination/page';
 import { EventEntity } from './event.entity';
@@ -63,7 +63,8 @@ export class EventsService {
   async feed(accountId: string, after: string | undefined, limit: number): Promise<Page<EventResponse>> {
     let position: { txId: string; id: string } | undefined;
     if (after !== undefined) {
-      position = await this.repository.positionOf(accountId, after);
+      // Anything but an event id (garbage, U+0000, another kind's id) cannot be a position: no query needed.
+      position = isIdOf('event', after) ? await this.repository.positionOf(accountId, after) : undefined;
       if (!position) {
         throw new InvalidCursorError(`after=${after} is not an event of this account (it may be older than the 90-day retention); restart the feed without it`);
       }
