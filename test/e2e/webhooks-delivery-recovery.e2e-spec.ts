@@ -11,7 +11,8 @@ import { newId } from '../../src/platform/ids/ids';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { dropRedisPrefix } from '../support/test-env';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
-import { deliveriesOf, publishEvent, sleep, subscribe, waitForFinalDeliveries, waitUntil } from '../support/webhooks';
+import { sleep, waitUntil } from '../support/wait';
+import { deliveriesOf, publishEvent, subscribe, waitForFinalDeliveries } from '../support/webhooks';
 import { subscriptionRow } from '../support/webhooks-api';
 import { startWorker, TestWorker } from '../support/worker';
 

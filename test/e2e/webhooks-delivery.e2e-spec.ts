@@ -6,16 +6,15 @@ import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_MAINTENANCE_QUEUE } from '../../src/mod
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { validProperty } from '../support/properties';
 import { dropRedisPrefix } from '../support/test-env';
+import { sleep, waitUntil } from '../support/wait';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import {
   deliveriesOf,
   publishEvent,
-  sleep,
   subscribe,
   subscriptionOf,
   verifyWithLibrary,
   waitForFinalDeliveries,
-  waitUntil,
 } from '../support/webhooks';
 import { subscriptionRow } from '../support/webhooks-api';
 import { startWorker, TestWorker } from '../support/worker';

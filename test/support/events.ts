@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import type { EventResponse } from '../../src/modules/events/event.response';
 import { ApiClient, TestApp } from './app';
+import { sleep, waitUntil } from './wait';
 
 /*
  * The feed only shows an event once every transaction that began before it has
@@ -30,7 +31,7 @@ export async function feedEvents(api: ApiClient, { atLeast = 0, until = () => tr
   for (;;) {
     const events = await wholeFeed(api);
     if ((events.length >= atLeast && until(events)) || Date.now() > deadline) return events;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }
 
@@ -48,12 +49,10 @@ async function wholeFeed(api: ApiClient): Promise<FeedEvent[]> {
 /** Waits until the feed shows this event (checked in the database, for tests that need one exact event). */
 export async function waitUntilInFeed(t: TestApp, eventId: string, timeoutMs = 5000): Promise<void> {
   const db = t.app.get(DataSource);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const visible = async (): Promise<boolean> => {
     const [row] = await db.query(`SELECT tx_id < pg_snapshot_xmin(pg_current_snapshot()) AS visible FROM events WHERE id = $1`, [eventId]);
     if (!row) throw new Error(`event ${eventId} does not exist (was its transaction rolled back?)`);
-    if (row.visible) return;
-    if (Date.now() > deadline) throw new Error(`event ${eventId} did not reach the feed within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+    return row.visible;
+  };
+  await waitUntil(visible, timeoutMs, `event ${eventId} to reach the feed`, 10);
 }

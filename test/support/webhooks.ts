@@ -3,6 +3,7 @@ import { EventEntity } from '../../src/modules/events/event.entity';
 import { EventsService } from '../../src/modules/events/events.service';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { ApiClient, TestApp } from './app';
+import { waitUntil } from './wait';
 import { ReceivedRequest } from './webhook-receiver';
 import { createSubscription } from './webhooks-api';
 
@@ -34,18 +35,6 @@ export async function subscriptionOf(api: ApiClient, subscriptionId: string): Pr
   return found;
 }
 
-/** Polls `probe` until it returns a truthy value (returned), or fails with the last value seen. */
-export async function waitUntil<T>(probe: () => Promise<T>, timeoutMs = 10_000, what = 'condition'): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  for (;;) {
-    last = await probe();
-    if (last) return last as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
-    await sleep(50);
-  }
-}
-
 /** Polls the delivery log until every row of the subscription is in a final state and there are `count` rows. */
 export function waitForFinalDeliveries(api: ApiClient, subscriptionId: string, count: number, timeoutMs = 10_000) {
   return waitUntil(
@@ -57,8 +46,6 @@ export function waitForFinalDeliveries(api: ApiClient, subscriptionId: string, c
     `${count} final deliveries of ${subscriptionId}`,
   );
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Verifies a received request with the official standardwebhooks library, given base64(signingSecret) (spec 6.2). */
 export function verifyWithLibrary(request: ReceivedRequest, signingSecret: string): unknown {
