@@ -70,11 +70,11 @@ describe('routes without a query or body DTO are strict too', () => {
   afterAll(() => t.close());
 
   it.each([
-    ['GET a property', 'get', () => `/v1/properties/${propertyId}?expand=pictures`, ['expand']],
-    ['the unpaginated checklist list', 'get', () => `/v1/properties/${propertyId}/checklists?limit=5&cursor=abc`, ['cursor', 'limit']],
-    ['the unpaginated webhook list', 'get', () => `/v1/webhooks?limit=5`, ['limit']],
-    ['DELETE a picture', 'delete', () => `/v1/propertyPictures/pic_unknown?force=true`, ['force']],
-    ['disable a checklist', 'post', () => `/v1/checklists/${checklistId}/disable?now=1`, ['now']],
+    ['GET a property', 'get', (): string => `/v1/properties/${propertyId}?expand=pictures`, ['expand']],
+    ['the unpaginated checklist list', 'get', (): string => `/v1/properties/${propertyId}/checklists?limit=5&cursor=abc`, ['cursor', 'limit']],
+    ['the unpaginated webhook list', 'get', (): string => `/v1/webhooks?limit=5`, ['limit']],
+    ['DELETE a picture', 'delete', (): string => `/v1/propertyPictures/pic_unknown?force=true`, ['force']],
+    ['disable a checklist', 'post', (): string => `/v1/checklists/${checklistId}/disable?now=1`, ['now']],
   ] as const)('%s with query parameters is a 400 objectStrict naming each', async (_label, method, path, names) => {
     const res = await api[method](path()).expect(400);
     const problem = expectProblem(res, 400, 'objectStrict');
