@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/config';
+import { answerClientErrorsWithProblems } from './platform/http/client-error';
 
 /** Root that adds modules beside AppModule (tests mount probe controllers this way). */
 @Module({})
@@ -17,5 +18,6 @@ export async function createHttpApp(config: AppConfig, extraModules: Array<Type 
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.enableShutdownHooks();
+  answerClientErrorsWithProblems(app.getHttpServer(), config.errorsBaseUrl);
   return app;
 }

@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
 import { expectProblem } from '../support/problem';
 import { createProperty } from '../support/properties';
@@ -128,5 +130,44 @@ describe('path ids', () => {
     const res = await api[method](path).expect(404);
     expectProblem(res, 404, 'notFound', path);
     expect(res.body.detail).toContain('\\u0000');
+  });
+});
+
+describe('requests Node refuses before any route', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t.close());
+
+  /** Writes raw bytes and reads the whole answer (the server closes the connection). */
+  function rawExchange(bytes: string): Promise<{ status: number; headers: string; body: any }> {
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
+      const parts: Buffer[] = [];
+      socket.on('data', (part) => parts.push(part));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const text = Buffer.concat(parts).toString('utf8');
+        const [head, body] = text.split('\r\n\r\n');
+        resolve({ status: Number(head.split(' ')[1]), headers: head, body: body ? JSON.parse(body) : undefined });
+      });
+    });
+  }
+
+  it('a request line over the header limit is a 431 problem document', async () => {
+    const res = await rawExchange(`GET /v1/properties?cursor=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(res.status).toBe(431);
+    expect(res.headers).toMatch(/content-type: application\/problem\+json/i);
+    expect(res.body).toMatchObject({ status: 431, code: 'headersTooLarge', title: 'Request Header Fields Too Large', instance: '/' });
+    expect(res.headers).toContain(`x-request-id: ${res.body.requestId}`);
+  });
+
+  it('malformed HTTP is a 400 problem document', async () => {
+    const res = await rawExchange('GARBAGE\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: 400, code: 'badRequest', type: expect.stringMatching(/\/badRequest$/), requestId: expect.any(String) });
   });
 });
