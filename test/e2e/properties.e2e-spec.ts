@@ -72,6 +72,9 @@ describe('properties', () => {
 
       const got = await api.get(`/v1/properties/${res.body.propertyId}`).expect(200);
       expect(got.body).toEqual(res.body);
+      // Nested objects keep the spec's field order (jsonb storage reorders keys).
+      expect(JSON.stringify(got.body.bedDetails)).toBe(JSON.stringify(body.bedDetails));
+      expect(JSON.stringify(got.body.details)).toBe(JSON.stringify(FULL_DETAILS));
 
       // Stored, just never returned.
       const [row] = await t.app.get(DataSource).query(`SELECT disable_reminders_automation FROM properties WHERE id = $1`, [res.body.propertyId]);

@@ -1,4 +1,4 @@
-import { BedDetail, PropertyDetails, PropertyEntity } from './property.entity';
+import { BedDetail, OtherAttribute, PropertyDetails, PropertyEntity } from './property.entity';
 import { pictureContentUrl } from './property-picture.response';
 import { PropertyPictureEntity } from './property-picture.entity';
 
@@ -42,9 +42,35 @@ export function toPropertyResponse(property: PropertyEntity, pictures: PropertyP
     bedrooms: property.bedrooms,
     beds: property.beds,
     bathrooms: property.bathrooms,
-    bedDetails: property.bedDetails,
-    details: property.details,
+    bedDetails: property.bedDetails?.map(toBedDetail) ?? null,
+    details: toDetails(property.details),
     createdAt: new Date(property.createdAt).toISOString(),
     updatedAt: new Date(property.updatedAt).toISOString(),
   };
+}
+
+/*
+ * bedDetails and details live in jsonb, which reorders object keys. The shape is rebuilt in the
+ * spec's field order (2.1), so it reads as written; listing the keys also means nothing but the
+ * spec's fields can ever leave (disableRemindersAutomation has its own column anyway).
+ */
+const DETAIL_TEXTS = ['information', 'access', 'garbage', 'parking', 'wifiName', 'wifiPassword', 'wifiDescription'] as const;
+
+function toBedDetail(bed: BedDetail): BedDetail {
+  return { bedType: bed.bedType, twinable: bed.twinable, displayLabel: bed.displayLabel, quantity: bed.quantity };
+}
+
+function toOtherAttribute(attribute: OtherAttribute): OtherAttribute {
+  const shape: OtherAttribute = { label: attribute.label, value: attribute.value };
+  if (attribute.group !== undefined) shape.group = attribute.group;
+  if (attribute.pictures !== undefined) shape.pictures = attribute.pictures;
+  return shape;
+}
+
+function toDetails(details: PropertyDetails | null): PropertyDetails | null {
+  if (!details) return null;
+  const shape: PropertyDetails = {};
+  for (const key of DETAIL_TEXTS) if (details[key] !== undefined) shape[key] = details[key];
+  if (details.otherAttributes !== undefined) shape.otherAttributes = details.otherAttributes.map(toOtherAttribute);
+  return shape;
 }
