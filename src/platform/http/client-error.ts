@@ -19,7 +19,9 @@ function classify(code: string | undefined): { status: number; code: string; det
  */
 export function answerClientErrorsWithProblems(server: Server, errorsBaseUrl: string): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+    // As Node's own handler: nothing can be written once a response on this socket has begun.
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
     }
