@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
 import { expectProblem } from '../support/problem';
-import { createProperty } from '../support/properties';
+import { createProperty, validProperty } from '../support/properties';
 
 const LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit-policy', 'ratelimit'];
 
@@ -169,5 +169,36 @@ describe('requests Node refuses before any route', () => {
     const res = await rawExchange('GARBAGE\r\n\r\n');
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: 400, code: 'badRequest', type: expect.stringMatching(/\/badRequest$/), requestId: expect.any(String) });
+  });
+});
+
+describe('strings PostgreSQL cannot hold as sent', () => {
+  let t: TestApp;
+  let api: ApiClient;
+
+  beforeAll(async () => {
+    t = await startApp();
+    api = clientFor(t, await createAccount(t));
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['a lone surrogate in a value', { name: '\ud800abc' }, '#/name', 'name contains a lone UTF-16 surrogate'],
+    ['a lone low surrogate deep in a list', { details: { otherAttributes: [{ label: 'View', value: ['sea', 'x\udc00'] }] } }, '#/details/otherAttributes/0/value/1', 'details.otherAttributes[0].value[1] contains a lone UTF-16 surrogate'],
+    ['U+0000 in a value', { tags: ['ok', 'a\u0000b'] }, '#/tags/1', 'tags[1] contains U+0000'],
+    ['U+0000 in a field name', { details: { 'wi\u0000fi': 'x' } }, '#/details/wi\u0000fi', 'details.wi\u0000fi has a name that contains U+0000'],
+  ])('%s is a 400 invalidCharacters naming it, and nothing is stored', async (_label, overrides, pointer, start) => {
+    const body = validProperty(overrides);
+    const res = await api.post('/v1/properties').send(body).expect(400);
+    const problem = expectProblem(res, 400, 'invalidCharacters', '/v1/properties');
+    expect(problem.errors).toEqual([{ pointer, detail: expect.stringContaining(start) }]);
+    const listed = await api.get('/v1/properties?limit=100').expect(200);
+    expect(listed.body.data.map((p: { sourceId: string }) => p.sourceId)).not.toContain(body.sourceId);
+  });
+
+  it('characters outside the BMP (surrogate pairs) are stored and returned as sent', async () => {
+    const created = await api.post('/v1/properties').send(validProperty({ name: 'Casa 😀 𝄞' })).expect(201);
+    expect(created.body.name).toBe('Casa 😀 𝄞');
+    expect((await api.get(`/v1/properties/${created.body.propertyId}`).expect(200)).body.name).toBe('Casa 😀 𝄞');
   });
 });

@@ -2,11 +2,13 @@ import { Injectable, NestMiddleware } from '@nestjs/common';
 import { json } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError } from '../errors/domain-error';
+import { displayPath, jsonPointer } from './validation-issues';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Far deeper than any request shape; stops recursive validation from overflowing the stack (a 500). */
 export const MAX_BODY_DEPTH = 32;
 const JSON_TYPES = ['application/json', 'application/*+json'];
+const LONE_SURROGATE = /\p{Surrogate}/u;
 
 const parseJson = json({ limit: MAX_BODY_BYTES, type: JSON_TYPES, strict: false });
 
@@ -20,6 +22,34 @@ export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
     for (const child of Object.values(node)) pending.push([child, depth + 1]);
   }
   return false;
+}
+
+/**
+ * The first string (value or key) PostgreSQL text cannot hold as sent: U+0000, or a lone UTF-16
+ * surrogate ("\ud800" is valid JSON but no character; the driver would store U+FFFD instead,
+ * silently changing the value). Iterative, like nestsDeeperThan.
+ */
+export function firstUnstorableString(value: unknown): { path: Array<string | number>; reason: string } | undefined {
+  // With the u flag a surrogate pair is one code point, so only a lone surrogate matches.
+  const unstorable = (text: string) =>
+    text.includes('\u0000') ? 'contains U+0000' : LONE_SURROGATE.test(text) ? 'contains a lone UTF-16 surrogate' : undefined;
+  const pending: Array<[unknown, Array<string | number>]> = [[value, []]];
+  while (pending.length > 0) {
+    const [node, path] = pending.pop()!;
+    if (typeof node === 'string') {
+      const reason = unstorable(node);
+      if (reason) return { path, reason };
+    } else if (Array.isArray(node)) {
+      node.forEach((child, index) => pending.push([child, [...path, index]]));
+    } else if (node !== null && typeof node === 'object') {
+      for (const [key, child] of Object.entries(node)) {
+        const reason = unstorable(key);
+        if (reason) return { path: [...path, key], reason: `has a name that ${reason}` };
+        pending.push([child, [...path, key]]);
+      }
+    }
+  }
+  return undefined;
 }
 
 function hasBody(req: Request): boolean {
@@ -72,6 +102,12 @@ export class JsonBodyMiddleware implements NestMiddleware {
       if (error) return fail(toDomainError(error as { type?: string }));
       if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
         return fail(new DomainError('invalid', 'bodyTooDeep', `The request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`));
+      }
+      const unstorable = firstUnstorableString(req.body);
+      if (unstorable) {
+        const at = displayPath(unstorable.path) || 'the body';
+        const detail = `${at} ${unstorable.reason}, which cannot be stored`;
+        return fail(new DomainError('invalid', 'invalidCharacters', detail, { errors: [{ pointer: jsonPointer(unstorable.path), detail }] }));
       }
       next();
     });
