@@ -158,7 +158,7 @@ describe('webhook test deliveries and delivery log', () => {
       expectProblem(await api.get(`/v1/webhooks/${s.id}/deliveries?after=${ids[0]}`), 400, 'objectStrict');
     });
 
-    it.each(['garbage', 'whd_01ARZ3NDEKTSV4RRFFQ69G5FAV', "' OR 1=1 --", 'x'.repeat(600)])('rejects the unknown cursor %j', async (cursor) => {
+    it.each(['garbage', 'whd_01ARZ3NDEKTSV4RRFFQ69G5FAV', "' OR 1=1 --", 'whd_\u0000', 'x'.repeat(600)])('rejects the unknown cursor %j', async (cursor) => {
       const res = await api.get(`/v1/webhooks/${s.id}/deliveries`).query({ cursor });
       const code = cursor.length > 512 ? 'validationFailed' : 'invalidCursor';
       const problem = expectProblem(res, 400, code);

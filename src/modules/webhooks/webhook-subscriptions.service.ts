@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '../../platform/http/request-context';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
-import { newId } from '../../platform/ids/ids';
+import { isIdOf, newId } from '../../platform/ids/ids';
 import { OutboundUrlPolicy } from '../../platform/net/outbound-url-policy';
 import { UrlPolicyError } from '../../platform/net/url-policy.rules';
 import { Page, toPage, unpaginated } from '../../platform/pagination/page';
@@ -148,7 +148,9 @@ export class WebhookSubscriptionsService {
   /** The delivery log, newest first; the cursor is the last delivery id of the previous page. */
   async deliveries(accountId: string, id: string, cursor: string | undefined, limit: number): Promise<Page<WebhookDeliveryResponse>> {
     await this.mustExist(accountId, id);
-    if (cursor !== undefined && !(await this.repository.deliveryExists(accountId, id, cursor))) throw new UnknownDeliveryCursorError();
+    if (cursor !== undefined && !(isIdOf('delivery', cursor) && (await this.repository.deliveryExists(accountId, id, cursor)))) {
+      throw new UnknownDeliveryCursorError();
+    }
     const rows = await this.repository.listDeliveries(accountId, id, cursor, limit + 1);
     return toPage(rows, limit, toWebhookDeliveryResponse, (row) => row.id);
   }
