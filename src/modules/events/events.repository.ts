@@ -25,14 +25,26 @@ export class EventsRepository {
    * Webhook dispatch: locks the given events that are not dispatched yet, in id order. SKIP LOCKED: an event
    * another dispatcher holds is left to it (or to the sweep, should that transaction roll back).
    */
-  async lockUndispatched(manager: EntityManager, ids: string[]): Promise<Array<Pick<EventEntity, 'id' | 'accountId' | 'eventName' | 'createdAt'>>> {
+  async lockUndispatched(manager: EntityManager, ids: string[]): Promise<UndispatchedEvent[]> {
     const rows = await manager.query(
-      `SELECT id, account_id, event_name, created_at FROM events
+      `SELECT id, account_id, event_name, created_at::text AS created_at_exact FROM events
         WHERE id = ANY($1::text[]) AND dispatched_at IS NULL
         ORDER BY id FOR UPDATE SKIP LOCKED`,
       [ids],
     );
-    return rows.map((r: Record<string, unknown>) => ({ id: r.id, accountId: r.account_id, eventName: r.event_name, createdAt: r.created_at }));
+    return rows.map((r: Record<string, string>) => ({ id: r.id, accountId: r.account_id, eventName: r.event_name, createdAtExact: r.created_at_exact }));
+  }
+
+  /** Webhook delivery: these events of these accounts (pairs), in no particular order; one query for a batch. */
+  async findByAccountAndId(refs: Array<{ accountId: string; id: string }>): Promise<EventEntity[]> {
+    if (refs.length === 0) return [];
+    const rows = await this.dataSource.query(
+      `SELECT e.id, e.account_id, e.event_name, e.client_request_id, e.api_request_id, e.results, e.created_at
+         FROM unnest($1::text[], $2::text[]) AS ref(account_id, id)
+         JOIN events e ON e.id = ref.id AND e.account_id = ref.account_id`,
+      [refs.map((ref) => ref.accountId), refs.map((ref) => ref.id)],
+    );
+    return rows.map(toEvent);
   }
 
   async markDispatched(manager: EntityManager, ids: string[]): Promise<void> {
@@ -81,16 +93,29 @@ export class EventsRepository {
         LIMIT $2`,
       params,
     );
-    return rows.map((r: Record<string, unknown>) =>
-      Object.assign(new EventEntity(), {
-        id: r.id,
-        accountId: r.account_id,
-        eventName: r.event_name,
-        clientRequestId: r.client_request_id,
-        apiRequestId: r.api_request_id,
-        results: r.results,
-        createdAt: r.created_at,
-      }),
-    );
+    return rows.map(toEvent);
   }
+}
+
+/**
+ * An event locked for webhook dispatch. `createdAtExact` is the timestamptz as PostgreSQL prints it,
+ * microseconds kept (a JS Date would round them away), for comparing with other timestamps in SQL.
+ */
+export interface UndispatchedEvent {
+  id: string;
+  accountId: string;
+  eventName: string;
+  createdAtExact: string;
+}
+
+function toEvent(r: Record<string, unknown>): EventEntity {
+  return Object.assign(new EventEntity(), {
+    id: r.id,
+    accountId: r.account_id,
+    eventName: r.event_name,
+    clientRequestId: r.client_request_id,
+    apiRequestId: r.api_request_id,
+    results: r.results,
+    createdAt: r.created_at,
+  });
 }

@@ -6,7 +6,7 @@ import { InvalidCursorError } from '../../platform/pagination/cursor';
 import { Page, toPage } from '../../platform/pagination/page';
 import { EventEntity } from './event.entity';
 import { EventResponse, toEventResponse } from './event.response';
-import { EventsRepository } from './events.repository';
+import { EventsRepository, UndispatchedEvent } from './events.repository';
 
 export type CommittedEventsListener = (events: EventEntity[]) => Promise<void> | void;
 
@@ -42,9 +42,15 @@ export class EventsService {
     return event;
   }
 
-  // Webhook engine (worker): dispatch bookkeeping and retention. See EventsRepository for the SQL.
-  lockUndispatched(manager: EntityManager, ids: string[]) {
+  // Webhook engine (worker): dispatch bookkeeping, the events a delivery sends, retention. See EventsRepository for the SQL.
+  lockUndispatched(manager: EntityManager, ids: string[]): Promise<UndispatchedEvent[]> {
     return this.repository.lockUndispatched(manager, ids);
+  }
+
+  /** The events these deliveries send, each looked up within its account; one query for the batch, duplicates asked once. */
+  findForDelivery(refs: Array<{ accountId: string; id: string }>): Promise<EventEntity[]> {
+    const unique = new Map(refs.map((ref) => [`${ref.accountId}/${ref.id}`, ref]));
+    return this.repository.findByAccountAndId([...unique.values()]);
   }
 
   markDispatched(manager: EntityManager, ids: string[]): Promise<void> {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryAttempt, DeliveryStatus } from './webhook-delivery.entity';
-import { EnvelopeSource } from './webhook-delivery.rules';
 import { AUTO_DISABLE_THRESHOLD, AUTO_DISABLED_REASON } from './webhook-backoff.rules';
 
 /** A subscription that may receive an event, before its filters are matched. */
@@ -11,8 +10,8 @@ export interface DispatchCandidate {
   eventFilters: string[];
 }
 
-/** Everything one delivery attempt needs, read in one query. */
-export interface DeliveryWork {
+/** A delivery with its subscription, as one attempt needs them. */
+export interface DeliveryRow {
   id: string;
   accountId: string;
   subscriptionId: string;
@@ -31,8 +30,6 @@ export interface DeliveryWork {
     previousSecret: string | null;
     previousSecretExpiresAt: Date | null;
   };
-  /** The event's envelope fields; null for test deliveries. */
-  event: EnvelopeSource | null;
 }
 
 export interface RecordAttemptInput {
@@ -57,16 +54,20 @@ export class WebhookDeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * For each event, the enabled subscriptions of its account created at or before it (compared in SQL at
-   * microsecond precision; JS dates would round). Event filters are matched by the caller.
+   * For each event, the enabled subscriptions of its account created at or before it. The events come
+   * from EventsService.lockUndispatched with their exact created_at text, compared here in SQL at
+   * microsecond precision (JS dates would round). Event filters are matched by the caller.
    */
-  async candidateSubscriptions(manager: EntityManager, eventIds: string[]): Promise<DispatchCandidate[]> {
+  async candidateSubscriptions(
+    manager: EntityManager,
+    events: Array<{ id: string; accountId: string; createdAtExact: string }>,
+  ): Promise<DispatchCandidate[]> {
+    if (events.length === 0) return [];
     const rows = await manager.query(
-      `SELECT e.id AS event_id, s.id AS subscription_id, s.event_filters
-         FROM events e
-         JOIN webhook_subscriptions s ON s.account_id = e.account_id AND s.enabled AND s.created_at <= e.created_at
-        WHERE e.id = ANY($1::text[])`,
-      [eventIds],
+      `SELECT e.event_id, s.id AS subscription_id, s.event_filters
+         FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS e(event_id, account_id, created_at)
+         JOIN webhook_subscriptions s ON s.account_id = e.account_id AND s.enabled AND s.created_at <= e.created_at`,
+      [events.map((e) => e.id), events.map((e) => e.accountId), events.map((e) => e.createdAtExact)],
     );
     return rows.map((r: Record<string, unknown>) => ({
       eventId: r.event_id as string,
@@ -106,22 +107,21 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Deliveries with their subscription and event, in the order asked; undefined for one that is gone
-   * (its subscription was deleted: cascade). One query for a whole batch of concurrent attempts.
+   * Deliveries with their subscription, in the order asked; undefined for one that is gone (its
+   * subscription was deleted: cascade). One query for a whole batch of concurrent attempts; the
+   * service adds the events (EventsService.findForDelivery).
    */
-  async loadWork(ids: string[]): Promise<Array<DeliveryWork | undefined>> {
+  async loadDeliveries(ids: string[]): Promise<Array<DeliveryRow | undefined>> {
     const rows = await this.dataSource.query(
       `SELECT d.id, d.account_id, d.subscription_id, d.event_id, d.event_name, d.test, d.test_payload, d.status,
               d.attempt_count, d.created_at,
-              s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at,
-              e.client_request_id, e.api_request_id, e.created_at AS event_created_at, e.results
+              s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at
          FROM webhook_deliveries d
          JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = d.account_id
-         LEFT JOIN events e ON e.id = d.event_id AND e.account_id = d.account_id
         WHERE d.id = ANY($1::text[])`,
       [ids],
     );
-    const byId = new Map<string, DeliveryWork>(rows.map((r: Record<string, any>) => [r.id, toWork(r)]));
+    const byId = new Map<string, DeliveryRow>(rows.map((r: Record<string, any>) => [r.id, toDeliveryRow(r)]));
     return ids.map((id) => byId.get(id));
   }
 
@@ -235,7 +235,7 @@ export class WebhookDeliveriesRepository {
   }
 }
 
-function toWork(r: Record<string, any>): DeliveryWork {
+function toDeliveryRow(r: Record<string, any>): DeliveryRow {
   return {
     id: r.id,
     accountId: r.account_id,
@@ -255,17 +255,6 @@ function toWork(r: Record<string, any>): DeliveryWork {
       previousSecret: r.previous_secret,
       previousSecretExpiresAt: r.previous_secret_expires_at,
     },
-    event:
-      r.event_id !== null && r.event_created_at !== null
-        ? {
-            clientRequestId: r.client_request_id,
-            apiRequestId: r.api_request_id,
-            targetAccountId: r.account_id,
-            createdAt: (r.event_created_at as Date).toISOString(),
-            eventName: r.event_name,
-            results: r.results,
-          }
-        : null,
   };
 }
 

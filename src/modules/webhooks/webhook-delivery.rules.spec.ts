@@ -1,4 +1,4 @@
-import { buildEnvelope, capSnippet, networkErrorMessage, responseErrorMessage, testEnvelopeSource } from './webhook-delivery.rules';
+import { buildEnvelope, capSnippet, eventEnvelopeSource, networkErrorMessage, responseErrorMessage, testEnvelopeSource } from './webhook-delivery.rules';
 
 const source = {
   results: [{ id: 'prop_1' }],
@@ -28,6 +28,21 @@ describe('buildEnvelope', () => {
   it('ignores extra keys of the source', () => {
     const envelope = buildEnvelope({ ...source, secret: 'x' } as typeof source, notifiedAt, { test: false });
     expect(Object.keys(envelope)).not.toContain('secret');
+  });
+});
+
+describe('eventEnvelopeSource', () => {
+  it('maps the event row: its account is the target, createdAt as ISO 8601 UTC, results as stored', () => {
+    const event = {
+      id: 'evt_1',
+      accountId: 'acc_1',
+      eventName: 'property.create',
+      clientRequestId: 'idem-1',
+      apiRequestId: 'req_1',
+      createdAt: new Date('2026-01-01T00:00:00Z'),
+      results: [{ id: 'prop_1' }],
+    };
+    expect(eventEnvelopeSource(event)).toEqual(source);
   });
 });
 

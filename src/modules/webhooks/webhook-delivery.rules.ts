@@ -36,6 +36,25 @@ export function buildEnvelope(source: EnvelopeSource, notifiedAt: Date, options:
   return envelope;
 }
 
+/** The envelope source of an event delivery: the event row as the event log keeps it. */
+export function eventEnvelopeSource(event: {
+  accountId: string;
+  clientRequestId: string;
+  apiRequestId: string;
+  createdAt: Date;
+  eventName: string;
+  results: unknown[];
+}): EnvelopeSource {
+  return {
+    clientRequestId: event.clientRequestId,
+    apiRequestId: event.apiRequestId,
+    targetAccountId: event.accountId,
+    createdAt: event.createdAt.toISOString(),
+    eventName: event.eventName,
+    results: event.results,
+  };
+}
+
 /**
  * The envelope source of a test delivery. The API stores the synthetic payload in `test_payload`;
  * fields it left out fall back to the delivery row, so an older or partial payload still sends a

@@ -5,14 +5,16 @@ import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { CheckedUrl, OutboundUrlPolicy, policyViolationOf } from '../../platform/net/outbound-url-policy';
 import { UrlPolicyError } from '../../platform/net/url-policy.rules';
+import { EventsService } from '../events/events.service';
 import { AttemptOutcome, failureCounterEffect, isSuccessStatus, nextDeliveryState, NextDeliveryState } from './webhook-backoff.rules';
 import { Coalescer } from './webhook-coalescer';
-import { DeliveryWork, RecordAttemptInput, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { DeliveryRow, RecordAttemptInput, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { DeliveryAttempt } from './webhook-delivery.entity';
 import {
   buildEnvelope,
   capSnippet,
   EnvelopeSource,
+  eventEnvelopeSource,
   networkErrorMessage,
   RESPONSE_SNIPPET_MAX_BYTES,
   responseErrorMessage,
@@ -38,6 +40,11 @@ export type AttemptResult =
   | { kind: 'busy'; subscriptionId: string }
   | { kind: 'recorded'; state: NextDeliveryState; recorded: boolean };
 
+/** Everything one attempt needs: the delivery, its subscription, and what the envelope is built from. */
+interface DeliveryWork extends DeliveryRow {
+  envelopeSource: EnvelopeSource;
+}
+
 interface HttpOutcome {
   outcome: AttemptOutcome;
   responseCode: number | null;
@@ -62,6 +69,7 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: WebhookDeliveriesRepository,
+    private readonly events: EventsService,
     private readonly policy: OutboundUrlPolicy,
     private readonly queue: WebhookQueue,
   ) {
@@ -70,7 +78,7 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     // Up to the limit call at once; more wait in memory while that is quick, the rest are parked in the queue.
     this.limiter = new SubscriptionLimiter(concurrencyPerSubscription);
     this.userAgent = `PropertyOps-Webhooks/${config.version}`;
-    this.loads = new Coalescer((ids) => this.repository.loadWork(ids), QUERY_BATCH, QUERIES_IN_PARALLEL);
+    this.loads = new Coalescer((ids) => this.loadWork(ids), QUERY_BATCH, QUERIES_IN_PARALLEL);
     this.records = new Coalescer((inputs) => this.repository.recordAttempts(inputs), QUERY_BATCH, QUERIES_IN_PARALLEL);
   }
 
@@ -102,6 +110,23 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     return this.finish(work, startedAt, Math.round(performance.now() - started), http, false);
   }
 
+  /**
+   * Deliveries of a batch of attempts with what their envelopes are built from: two queries, the
+   * deliveries, then their events through the event log's service. An event delivery whose event is
+   * gone (retention deleted both in between) counts as gone too.
+   */
+  private async loadWork(ids: string[]): Promise<Array<DeliveryWork | undefined>> {
+    const rows = await this.repository.loadDeliveries(ids);
+    const refs = rows.flatMap((row) => (row?.eventId ? [{ accountId: row.accountId, id: row.eventId }] : []));
+    const events = new Map((await this.events.findForDelivery(refs)).map((event) => [event.id, event]));
+    return rows.map((row) => {
+      if (!row) return undefined;
+      if (row.eventId === null) return { ...row, envelopeSource: testEnvelopeSource(row.testPayload, row) };
+      const event = events.get(row.eventId);
+      return event ? { ...row, envelopeSource: eventEnvelopeSource(event) } : undefined;
+    });
+  }
+
   private async send(work: DeliveryWork, now: Date): Promise<HttpOutcome> {
     let checked: CheckedUrl;
     try {
@@ -111,8 +136,7 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
       throw error;
     }
 
-    const source: EnvelopeSource = work.event ?? testEnvelopeSource(work.testPayload, work);
-    const body = JSON.stringify(buildEnvelope(source, now, { test: work.test }));
+    const body = JSON.stringify(buildEnvelope(work.envelopeSource, now, { test: work.test }));
     const timestamp = Math.floor(now.getTime() / 1000);
     const headers = {
       'content-type': 'application/json',

@@ -57,7 +57,7 @@ export class WebhookDispatchService {
       if (events.length === 0) return [];
       const lockedIds = events.map((event) => event.id);
       const byId = new Map(events.map((event) => [event.id, event]));
-      const candidates = await this.repository.candidateSubscriptions(manager, lockedIds);
+      const candidates = await this.repository.candidateSubscriptions(manager, events);
       const rows = candidates
         .filter((candidate) => matchesEventFilters(candidate.eventFilters, byId.get(candidate.eventId)!.eventName))
         .map((candidate) => {
