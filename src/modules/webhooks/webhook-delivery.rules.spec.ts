@@ -1,4 +1,5 @@
-import { buildEnvelope, capSnippet, eventEnvelopeSource, networkErrorMessage, responseErrorMessage, testEnvelopeSource } from './webhook-delivery.rules';
+import { buildEnvelope, capSnippet, deliveryHeaders, eventEnvelopeSource, networkErrorMessage, responseErrorMessage, testEnvelopeSource } from './webhook-delivery.rules';
+import { signPayload } from './webhook-signer.rules';
 
 const source = {
   results: [{ id: 'prop_1' }],
@@ -28,6 +29,28 @@ describe('buildEnvelope', () => {
   it('ignores extra keys of the source', () => {
     const envelope = buildEnvelope({ ...source, secret: 'x' } as typeof source, notifiedAt, { test: false });
     expect(Object.keys(envelope)).not.toContain('secret');
+  });
+});
+
+describe('deliveryHeaders', () => {
+  const input = { deliveryId: 'whd_1', body: '{"a":1}', now: new Date('2026-01-01T00:00:01.999Z'), secrets: ['new', 'old'], retryCount: 2, maxRetries: 5, userAgent: 'PropertyOps-Webhooks/1.2.3' };
+
+  it('sends exactly the spec headers plus user-agent, numbers as decimal strings, the timestamp in whole seconds', () => {
+    expect(deliveryHeaders(input)).toEqual({
+      'content-type': 'application/json',
+      'user-agent': 'PropertyOps-Webhooks/1.2.3',
+      'webhook-id': 'whd_1',
+      'webhook-timestamp': '1767225601',
+      'webhook-signature': signPayload({ deliveryId: 'whd_1', timestamp: 1767225601, body: '{"a":1}', secrets: ['new', 'old'] }),
+      'webhook-retry-count': '2',
+      'webhook-max-retries': '5',
+    });
+  });
+
+  it('signs with every secret given, in order', () => {
+    const [first, second] = deliveryHeaders(input)['webhook-signature'].split(' ');
+    expect(first).toBe(deliveryHeaders({ ...input, secrets: ['new'] })['webhook-signature']);
+    expect(second).toBe(deliveryHeaders({ ...input, secrets: ['old'] })['webhook-signature']);
   });
 });
 

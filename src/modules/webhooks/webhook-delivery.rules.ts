@@ -1,6 +1,8 @@
+import { signPayload } from './webhook-signer.rules';
+
 /**
- * Pure pieces of a delivery attempt: the body envelope (spec 6.1), the capped response
- * snippet kept in the delivery log, and the text of a failed attempt.
+ * Pure pieces of a delivery attempt: the body envelope and the request headers (spec 6.1), the
+ * capped response snippet kept in the delivery log, and the text of a failed attempt.
  */
 
 /** What an envelope is built from: an event row, or a test delivery's stored synthetic payload. */
@@ -34,6 +36,34 @@ export function buildEnvelope(source: EnvelopeSource, notifiedAt: Date, options:
   };
   if (options.test) envelope.test = true;
   return envelope;
+}
+
+export interface DeliveryHeadersInput {
+  deliveryId: string;
+  /** The exact body sent, as signed. */
+  body: string;
+  /** When the attempt starts: webhook-timestamp in unix seconds. */
+  now: Date;
+  /** Secrets that sign it, newest first (signingSecrets). */
+  secrets: readonly string[];
+  /** Attempts already made: 0 on the first. */
+  retryCount: number;
+  maxRetries: number;
+  userAgent: string;
+}
+
+/** The headers of one attempt: spec 6.1's, plus user-agent; webhook-id is the delivery id, stable across retries. */
+export function deliveryHeaders(input: DeliveryHeadersInput): Record<string, string> {
+  const timestamp = Math.floor(input.now.getTime() / 1000);
+  return {
+    'content-type': 'application/json',
+    'user-agent': input.userAgent,
+    'webhook-id': input.deliveryId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signPayload({ deliveryId: input.deliveryId, timestamp, body: input.body, secrets: input.secrets }),
+    'webhook-retry-count': String(input.retryCount),
+    'webhook-max-retries': String(input.maxRetries),
+  };
 }
 
 /** The envelope source of an event delivery: the event row as the event log keeps it. */

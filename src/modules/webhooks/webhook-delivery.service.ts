@@ -13,6 +13,7 @@ import { DeliveryAttempt } from './webhook-delivery.entity';
 import {
   buildEnvelope,
   capSnippet,
+  deliveryHeaders,
   EnvelopeSource,
   eventEnvelopeSource,
   networkErrorMessage,
@@ -21,7 +22,7 @@ import {
   testEnvelopeSource,
 } from './webhook-delivery.rules';
 import { DeliveryJobData, WebhookQueue } from './webhook-queue.service';
-import { signingSecrets, signPayload } from './webhook-signer.rules';
+import { signingSecrets } from './webhook-signer.rules';
 import { SubscriptionLimiter } from './webhook-subscription-limiter';
 
 /** Concurrent attempts share their load and record queries: up to this many rows per query, this many queries at once. */
@@ -137,28 +138,29 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     }
 
     const body = JSON.stringify(buildEnvelope(work.envelopeSource, now, { test: work.test }));
-    const timestamp = Math.floor(now.getTime() / 1000);
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': this.userAgent,
-      'webhook-id': work.id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signPayload({ deliveryId: work.id, timestamp, body, secrets: signingSecrets(work.subscription, now) }),
-      'webhook-retry-count': String(work.attemptCount),
-      'webhook-max-retries': String(work.subscription.maxRetries),
-    };
+    const headers = deliveryHeaders({
+      deliveryId: work.id,
+      body,
+      now,
+      secrets: signingSecrets(work.subscription, now),
+      retryCount: work.attemptCount,
+      maxRetries: work.subscription.maxRetries,
+      userAgent: this.userAgent,
+    });
+    return this.post(checked.url, headers, body);
+  }
 
+  /** One POST through the pinned agent, under one deadline for connect, headers and body; a 3xx is an answer, never followed. */
+  private async post(url: URL, headers: Record<string, string>, body: string): Promise<HttpOutcome> {
     const { timeoutMs } = this.config.webhook;
     const controller = new AbortController();
     let timedOut = false;
-    // One deadline for connect, headers and body together.
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, timeoutMs);
     let responseCode: number | null = null;
     try {
-      const url = checked.url;
       const response = await this.agent.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
