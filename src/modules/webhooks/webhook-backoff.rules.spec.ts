@@ -1,4 +1,4 @@
-import { failureCounterEffect, isSuccessStatus, nextDeliveryState, retryDelayMs } from './webhook-backoff.rules';
+import { failureCounterEffect, nextDeliveryState, retryDelayMs } from './webhook-backoff.rules';
 
 const now = new Date('2026-01-01T00:00:00.000Z');
 const base = 30_000;
@@ -84,11 +84,5 @@ describe('failureCounterEffect', () => {
   });
   it('a delivery stopped because the subscription is disabled does not count', () => {
     expect(failureCounterEffect('failed_permanent', { test: false }, true)).toBe('none');
-  });
-});
-
-describe('isSuccessStatus', () => {
-  it('accepts 200-299 only', () => {
-    expect([199, 200, 201, 204, 299, 300, 301, 304, 400, 500].map(isSuccessStatus)).toEqual([false, true, true, true, true, false, false, false, false, false]);
   });
 });

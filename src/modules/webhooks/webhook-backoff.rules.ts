@@ -54,7 +54,3 @@ export function failureCounterEffect(
   if (status === 'failed_permanent') return 'increment';
   return 'none';
 }
-
-export function isSuccessStatus(statusCode: number): boolean {
-  return statusCode >= 200 && statusCode <= 299;
-}

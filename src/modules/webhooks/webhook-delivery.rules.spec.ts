@@ -1,4 +1,4 @@
-import { buildEnvelope, capSnippet, deliveryHeaders, eventEnvelopeSource, networkErrorMessage, responseErrorMessage, testEnvelopeSource } from './webhook-delivery.rules';
+import { buildEnvelope, capSnippet, deliveryHeaders, eventEnvelopeSource, isSuccessStatus, networkErrorMessage, responseErrorMessage, testEnvelopeSource } from './webhook-delivery.rules';
 import { signPayload } from './webhook-signer.rules';
 
 const source = {
@@ -113,6 +113,12 @@ describe('capSnippet', () => {
     // 4-byte emoji straddling the cut.
     expect(capSnippet(Buffer.from(`${'a'.repeat(1022)}😀`))).toBe('a'.repeat(1022));
     expect(capSnippet(Buffer.from('😀😀'), 5)).toBe('😀');
+  });
+});
+
+describe('isSuccessStatus', () => {
+  it('accepts 200-299 only', () => {
+    expect([199, 200, 201, 204, 299, 300, 301, 304, 400, 500].map(isSuccessStatus)).toEqual([false, true, true, true, true, false, false, false, false, false]);
   });
 });
 

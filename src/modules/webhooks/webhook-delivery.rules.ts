@@ -117,9 +117,14 @@ export function capSnippet(bytes: Buffer, maxBytes = RESPONSE_SNIPPET_MAX_BYTES)
   return bytes.subarray(0, cut).toString('utf8');
 }
 
+/** Any 2xx delivers (spec 6.1); anything else, redirects included, is a failed attempt. */
+export function isSuccessStatus(statusCode: number): boolean {
+  return statusCode >= 200 && statusCode <= 299;
+}
+
 /** errorMessage of an attempt that got an answer: null on 2xx. */
 export function responseErrorMessage(statusCode: number, location: string | undefined): string | null {
-  if (statusCode >= 200 && statusCode <= 299) return null;
+  if (isSuccessStatus(statusCode)) return null;
   if (statusCode >= 300 && statusCode <= 399) {
     return location ? `redirect not followed (HTTP ${statusCode} to ${location.slice(0, 200)})` : `redirect not followed (HTTP ${statusCode})`;
   }

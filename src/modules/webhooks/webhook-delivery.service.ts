@@ -6,7 +6,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { CheckedUrl, OutboundUrlPolicy, policyViolationOf } from '../../platform/net/outbound-url-policy';
 import { UrlPolicyError } from '../../platform/net/url-policy.rules';
 import { EventsService } from '../events/events.service';
-import { AttemptOutcome, failureCounterEffect, isSuccessStatus, nextDeliveryState, NextDeliveryState } from './webhook-backoff.rules';
+import { AttemptOutcome, failureCounterEffect, nextDeliveryState, NextDeliveryState } from './webhook-backoff.rules';
 import { Coalescer } from './webhook-coalescer';
 import { DeliveryRow, RecordAttemptInput, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { DeliveryAttempt } from './webhook-delivery.entity';
@@ -16,6 +16,7 @@ import {
   deliveryHeaders,
   EnvelopeSource,
   eventEnvelopeSource,
+  isSuccessStatus,
   networkErrorMessage,
   RESPONSE_SNIPPET_MAX_BYTES,
   responseErrorMessage,
