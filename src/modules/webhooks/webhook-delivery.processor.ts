@@ -39,14 +39,14 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnModul
   private async process(job: Job<DeliveryJobData>, token?: string): Promise<void> {
     const { subscriptionId } = job.data;
     // A saturated subscription's job is parked before any query; otherwise after loading (see the service).
-    if (subscriptionId && this.deliveries.limiter.isSaturated(subscriptionId)) return this.park(job, subscriptionId, token);
+    if (subscriptionId && this.deliveries.isSaturated(subscriptionId)) return this.park(job, subscriptionId, token);
     const result = await this.deliveries.attempt(job.data);
     if (result.kind === 'busy') return this.park(job, result.subscriptionId, token);
   }
 
   /** Moves the job back to delayed without using up one of its attempts, freeing this worker slot. */
   private async park(job: Job<DeliveryJobData>, subscriptionId: string, token?: string): Promise<never> {
-    await job.moveToDelayed(Date.now() + this.deliveries.limiter.parkDelayMs(subscriptionId), token);
+    await job.moveToDelayed(Date.now() + this.deliveries.parkDelayMs(subscriptionId), token);
     throw new DelayedError();
   }
 }

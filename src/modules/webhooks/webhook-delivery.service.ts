@@ -40,14 +40,16 @@ export type AttemptResult =
   | { kind: 'dropped'; reason: 'missing' | 'finished' | 'stale' }
   /** The subscription already has its share of concurrent calls: try this job again shortly. */
   | { kind: 'busy'; subscriptionId: string }
-  | { kind: 'recorded'; state: NextDeliveryState; recorded: boolean };
+  /** Attempted (or stopped): `recorded` false when another run of the same attempt recorded it first. */
+  | { kind: 'attempted'; state: NextDeliveryState; recorded: boolean };
 
 /** Everything one attempt needs: the delivery, its subscription, and what the envelope is built from. */
 interface DeliveryWork extends DeliveryRow {
   envelopeSource: EnvelopeSource;
 }
 
-interface HttpOutcome {
+/** How an attempt ended, as the delivery log keeps it: the POST's answer, or why there was none. */
+interface AttemptReport {
   outcome: AttemptOutcome;
   responseCode: number | null;
   responseSnippet: string | null;
@@ -63,7 +65,7 @@ interface HttpOutcome {
 export class WebhookDeliveryService implements OnApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliveryService.name);
   private readonly agent: Agent;
-  readonly limiter: SubscriptionLimiter;
+  private readonly limiter: SubscriptionLimiter;
   private readonly userAgent: string;
   private readonly loads: Coalescer<string, DeliveryWork | undefined>;
   private readonly records: Coalescer<RecordAttemptInput, boolean>;
@@ -88,6 +90,16 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     await this.agent.close().catch(() => undefined);
   }
 
+  /** True when an attempt for this subscription would come back busy: its job can be parked before any query. */
+  isSaturated(subscriptionId: string): boolean {
+    return this.limiter.isSaturated(subscriptionId);
+  }
+
+  /** How long to park a busy subscription's job: about one of its calls. */
+  parkDelayMs(subscriptionId: string): number {
+    return this.limiter.parkDelayMs(subscriptionId);
+  }
+
   async attempt(job: DeliveryJobData): Promise<AttemptResult> {
     const work = await this.loads.call(job.deliveryId);
     if (!work) return { kind: 'dropped', reason: 'missing' };
@@ -96,20 +108,21 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
 
     if (!work.subscription.enabled) {
       // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
-      return this.finish(work, new Date(), 0, { outcome: 'fatal', responseCode: null, responseSnippet: null, errorMessage: SUBSCRIPTION_DISABLED_MESSAGE }, true);
+      const stopped: AttemptReport = { outcome: 'fatal', responseCode: null, responseSnippet: null, errorMessage: SUBSCRIPTION_DISABLED_MESSAGE };
+      return this.finish(work, stopped, { at: new Date(), durationMs: 0, stoppedBecauseDisabled: true });
     }
 
     const release = await this.limiter.acquire(work.subscriptionId);
     if (!release) return { kind: 'busy', subscriptionId: work.subscriptionId };
     const startedAt = new Date();
     const started = performance.now();
-    let http: HttpOutcome;
+    let report: AttemptReport;
     try {
-      http = await this.send(work, startedAt);
+      report = await this.send(work, startedAt);
     } finally {
       release();
     }
-    return this.finish(work, startedAt, Math.round(performance.now() - started), http, false);
+    return this.finish(work, report, { at: startedAt, durationMs: Math.round(performance.now() - started) });
   }
 
   /**
@@ -129,7 +142,7 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     });
   }
 
-  private async send(work: DeliveryWork, now: Date): Promise<HttpOutcome> {
+  private async send(work: DeliveryWork, now: Date): Promise<AttemptReport> {
     let checked: CheckedUrl;
     try {
       checked = await this.policy.check(work.subscription.url, { requireHttps: true });
@@ -152,7 +165,7 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
   }
 
   /** One POST through the pinned agent, under one deadline for connect, headers and body; a 3xx is an answer, never followed. */
-  private async post(url: URL, headers: Record<string, string>, body: string): Promise<HttpOutcome> {
+  private async post(url: URL, headers: Record<string, string>, body: string): Promise<AttemptReport> {
     const { timeoutMs } = this.config.webhook;
     const controller = new AbortController();
     let timedOut = false;
@@ -190,10 +203,15 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     }
   }
 
-  private async finish(work: DeliveryWork, at: Date, durationMs: number, http: HttpOutcome, stoppedBecauseDisabled: boolean): Promise<AttemptResult> {
+  /** Records the attempt (and the failure counter) and schedules the retry, if any. */
+  private async finish(
+    work: DeliveryWork,
+    report: AttemptReport,
+    { at, durationMs, stoppedBecauseDisabled = false }: { at: Date; durationMs: number; stoppedBecauseDisabled?: boolean },
+  ): Promise<AttemptResult> {
     const attemptCount = work.attemptCount + 1;
     const state = nextDeliveryState({
-      outcome: http.outcome,
+      outcome: report.outcome,
       attemptCount,
       maxRetries: work.subscription.maxRetries,
       retryBaseMs: this.config.webhook.retryBaseMs,
@@ -201,9 +219,9 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     });
     const attempt: DeliveryAttempt = {
       at: at.toISOString(),
-      responseCode: http.responseCode,
-      responseSnippet: http.responseSnippet,
-      errorMessage: http.errorMessage,
+      responseCode: report.responseCode,
+      responseSnippet: report.responseSnippet,
+      errorMessage: report.errorMessage,
       durationMs,
     };
     const input: RecordAttemptInput = {
@@ -218,7 +236,7 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     const result = input.counter === 'increment' ? await this.repository.recordAttempt(input) : { recorded: await this.records.call(input), autoDisabled: false };
     if (!result.recorded) {
       // Another run of this attempt (a stalled job taken over) got there first.
-      return { kind: 'recorded', state, recorded: false };
+      return { kind: 'attempted', state, recorded: false };
     }
     if (result.autoDisabled) {
       this.logger.warn(`subscription ${work.subscriptionId} disabled after repeated permanently failed deliveries`);
@@ -226,11 +244,11 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     if (state.status === 'pending') {
       await this.queue.enqueueDelivery(work.id, { attempt: attemptCount, delayMs: state.delayMs, subscriptionId: work.subscriptionId });
     }
-    return { kind: 'recorded', state, recorded: true };
+    return { kind: 'attempted', state, recorded: true };
   }
 }
 
-function violation(error: UrlPolicyError): HttpOutcome {
+function violation(error: UrlPolicyError): AttemptReport {
   return { outcome: 'fatal', responseCode: null, responseSnippet: null, errorMessage: `URL rule violation: ${error.message}` };
 }
 
