@@ -2,9 +2,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { newId } from '../../platform/ids/ids';
 import { EventsService } from '../events/events.service';
-import { matchesEventFilters } from './event-filter.rules';
 import { Coalescer } from './webhook-coalescer';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { fanOut } from './webhook-dispatch.rules';
 import { WebhookQueue } from './webhook-queue.service';
 
 /** Events per dispatch transaction, and dispatch transactions running at once per process. */
@@ -55,17 +55,10 @@ export class WebhookDispatchService {
     const created = await this.dataSource.transaction(async (manager) => {
       const events = await this.events.lockUndispatched(manager, ids);
       if (events.length === 0) return [];
-      const lockedIds = events.map((event) => event.id);
-      const byId = new Map(events.map((event) => [event.id, event]));
       const candidates = await this.repository.candidateSubscriptions(manager, events);
-      const rows = candidates
-        .filter((candidate) => matchesEventFilters(candidate.eventFilters, byId.get(candidate.eventId)!.eventName))
-        .map((candidate) => {
-          const event = byId.get(candidate.eventId)!;
-          return { id: newId('delivery'), accountId: event.accountId, subscriptionId: candidate.subscriptionId, eventId: event.id, eventName: event.eventName };
-        });
+      const rows = fanOut(events, candidates).map((delivery) => ({ id: newId('delivery'), ...delivery }));
       const inserted = await this.repository.insertEventDeliveries(manager, rows);
-      await this.events.markDispatched(manager, lockedIds);
+      await this.events.markDispatched(manager, events.map((event) => event.id));
       return inserted;
     });
     await this.queue.enqueueDeliveries(created.map((row) => ({ deliveryId: row.id, attempt: 0, subscriptionId: row.subscriptionId })));

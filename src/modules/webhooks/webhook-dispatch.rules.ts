@@ -1,0 +1,31 @@
+import { matchesEventFilters } from './event-filter.rules';
+
+/** A delivery an event fans out to, before it gets its id. */
+export interface FanOutDelivery {
+  accountId: string;
+  subscriptionId: string;
+  eventId: string;
+  eventName: string;
+}
+
+/**
+ * Fan-out (issue 4 rule 3): one delivery per (event, candidate subscription) whose eventFilters match
+ * the event's name, however many of its filters match. Candidates are the enabled subscriptions of
+ * the event's account that existed when it was created (chosen in SQL); those of other events are ignored.
+ */
+export function fanOut(
+  events: ReadonlyArray<{ id: string; accountId: string; eventName: string }>,
+  candidates: ReadonlyArray<{ eventId: string; subscriptionId: string; eventFilters: string[] }>,
+): FanOutDelivery[] {
+  const byId = new Map(events.map((event) => [event.id, event]));
+  const seen = new Set<string>();
+  const deliveries: FanOutDelivery[] = [];
+  for (const candidate of candidates) {
+    const event = byId.get(candidate.eventId);
+    const pair = `${candidate.eventId} ${candidate.subscriptionId}`;
+    if (!event || seen.has(pair) || !matchesEventFilters(candidate.eventFilters, event.eventName)) continue;
+    seen.add(pair);
+    deliveries.push({ accountId: event.accountId, subscriptionId: candidate.subscriptionId, eventId: event.id, eventName: event.eventName });
+  }
+  return deliveries;
+}
