@@ -126,31 +126,13 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Appends the attempt and moves the delivery on, in ONE statement together with the subscription's
-   * failure counter: reset on a delivered non-test delivery (only written when not already 0, so a busy
-   * subscription's row is not rewritten per delivery), or incremented on a permanent failure, disabling
-   * the subscription when the count reaches the threshold. The row lock on the subscription makes the
-   * count exact with any number of workers. Guarded by status and attempt_count: a duplicate job of
-   * the same attempt records nothing.
+   * Records a permanently failed non-test attempt (counter effect 'increment') in ONE statement
+   * together with the subscription's failure counter, disabling the subscription when the count
+   * reaches the threshold. The row lock on the subscription makes the count exact with any number of
+   * workers. Guarded by status and attempt_count: a duplicate job of the same attempt records nothing.
    */
-  async recordAttempt(input: RecordAttemptInput): Promise<RecordAttemptResult> {
-    const counterCte =
-      input.counter === 'reset'
-        ? `, s AS (UPDATE webhook_subscriptions ws SET consecutive_failures = 0
-                     FROM d WHERE ws.id = d.subscription_id AND ws.consecutive_failures <> 0
-                   RETURNING false AS disabled_now)`
-        : input.counter === 'increment'
-          ? `, s AS (UPDATE webhook_subscriptions ws
-                        SET consecutive_failures = ws.consecutive_failures + 1,
-                            enabled = ws.enabled AND ws.consecutive_failures + 1 < ${AUTO_DISABLE_THRESHOLD},
-                            disabled_reason = CASE WHEN ws.enabled AND ws.consecutive_failures + 1 >= ${AUTO_DISABLE_THRESHOLD}
-                                                   THEN '${AUTO_DISABLED_REASON}' ELSE ws.disabled_reason END,
-                            updated_at = CASE WHEN ws.enabled AND ws.consecutive_failures + 1 >= ${AUTO_DISABLE_THRESHOLD}
-                                              THEN now() ELSE ws.updated_at END
-                       FROM d WHERE ws.id = d.subscription_id
-                     RETURNING NOT ws.enabled AND ws.consecutive_failures = ${AUTO_DISABLE_THRESHOLD}
-                               AND ws.disabled_reason = '${AUTO_DISABLED_REASON}' AS disabled_now)`
-          : `, s AS (SELECT false AS disabled_now WHERE false)`;
+  async recordCountedFailure(input: RecordAttemptInput): Promise<RecordAttemptResult> {
+    if (input.counter !== 'increment') throw new Error('recordCountedFailure takes increments only (recordAttempts takes the rest)');
     const [row] = await this.dataSource.query(
       `WITH d AS (
          UPDATE webhook_deliveries
@@ -162,7 +144,18 @@ export class WebhookDeliveriesRepository {
                 next_retry_at = $6
           WHERE id = $1 AND status = 'pending' AND attempt_count = $2
          RETURNING subscription_id
-       )${counterCte}
+       ), s AS (
+         UPDATE webhook_subscriptions ws
+            SET consecutive_failures = ws.consecutive_failures + 1,
+                enabled = ws.enabled AND ws.consecutive_failures + 1 < ${AUTO_DISABLE_THRESHOLD},
+                disabled_reason = CASE WHEN ws.enabled AND ws.consecutive_failures + 1 >= ${AUTO_DISABLE_THRESHOLD}
+                                       THEN '${AUTO_DISABLED_REASON}' ELSE ws.disabled_reason END,
+                updated_at = CASE WHEN ws.enabled AND ws.consecutive_failures + 1 >= ${AUTO_DISABLE_THRESHOLD}
+                                  THEN now() ELSE ws.updated_at END
+           FROM d WHERE ws.id = d.subscription_id
+         RETURNING NOT ws.enabled AND ws.consecutive_failures = ${AUTO_DISABLE_THRESHOLD}
+                   AND ws.disabled_reason = '${AUTO_DISABLED_REASON}' AS disabled_now
+       )
        SELECT (SELECT count(*) FROM d)::int AS recorded, COALESCE((SELECT bool_or(disabled_now) FROM s), false) AS auto_disabled`,
       [input.id, input.expectedAttemptCount, JSON.stringify([input.attempt]), input.attempt.at, input.status, input.nextRetryAt],
     );
@@ -170,9 +163,12 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * recordAttempt for many attempts whose counter effect is 'none' or 'reset' (the common case: a
-   * delivered or retried attempt), in one statement. Returns, per input, whether it was recorded.
-   * Increments go one by one through recordAttempt, whose threshold check needs exact ordering.
+   * Records many attempts whose counter effect is 'none' or 'reset' (the common case: a delivered or
+   * retried attempt) in one statement: each appended and its delivery moved on, guarded by status and
+   * attempt_count like recordCountedFailure, and the failure counter reset on a delivered non-test
+   * delivery (only written when not already 0, so a busy subscription's row is not rewritten per
+   * delivery). Returns, per input, whether it was recorded. Increments go one by one through
+   * recordCountedFailure, whose threshold check needs exact ordering.
    */
   async recordAttempts(inputs: RecordAttemptInput[]): Promise<boolean[]> {
     if (inputs.some((input) => input.counter === 'increment')) throw new Error('recordAttempts takes no increments');

@@ -233,7 +233,7 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
       counter: failureCounterEffect(state.status, work, stoppedBecauseDisabled),
     };
     // Increments (permanent failures, rare) go alone: the auto-disable threshold needs exact counting.
-    const result = input.counter === 'increment' ? await this.repository.recordAttempt(input) : { recorded: await this.records.call(input), autoDisabled: false };
+    const result = input.counter === 'increment' ? await this.repository.recordCountedFailure(input) : { recorded: await this.records.call(input), autoDisabled: false };
     if (!result.recorded) {
       // Another run of this attempt (a stalled job taken over) got there first.
       return { kind: 'attempted', state, recorded: false };
