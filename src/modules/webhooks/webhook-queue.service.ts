@@ -67,18 +67,20 @@ export class WebhookQueue implements OnModuleInit {
     }
   }
 
-  /** Never throws: a lost enqueue is caught up by the sweep (pending deliveries past their next_retry_at). */
+  /** One attempt job; see enqueueDeliveries. */
   async enqueueDelivery(deliveryId: string, options: DeliveryEnqueueOptions = {}): Promise<void> {
     await this.enqueueDeliveries([{ deliveryId, ...options }]);
   }
 
+  /** Never throws: a lost enqueue is caught up by the sweep (pending deliveries past their next_retry_at). */
   async enqueueDeliveries(items: Array<{ deliveryId: string } & DeliveryEnqueueOptions>): Promise<void> {
     if (items.length === 0) return;
     try {
       await this.deliveryQueue.addBulk(
         items.map(({ deliveryId, delayMs, attempt = 0, subscriptionId }) => ({
           name: 'deliver',
-          data: subscriptionId ? { deliveryId, attempt, subscriptionId } : { deliveryId, attempt },
+          // (An undefined subscriptionId is left out when BullMQ serializes the data.)
+          data: { deliveryId, attempt, subscriptionId },
           opts: { jobId: deliveryJobId(deliveryId, attempt), delay: delayMs && delayMs > 0 ? delayMs : undefined, ...JOB_OPTIONS },
         })),
       );
