@@ -24,6 +24,5 @@ import { WebhookSweepService } from './webhook-sweep.service';
     WebhookDeliveryProcessor,
     WebhookMaintenanceProcessor,
   ],
-  exports: [WebhookDispatchService, WebhookDeliveryService, WebhookSweepService, WebhookRetentionService],
 })
 export class WebhooksWorkerModule {}
