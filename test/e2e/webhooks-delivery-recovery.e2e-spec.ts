@@ -1,10 +1,11 @@
+import { getQueueToken } from '@nestjs/bullmq';
 import { NestContainer } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { WebhookDeliveryProcessor } from '../../src/modules/webhooks/webhook-delivery.processor';
 import { WebhookDispatchService } from '../../src/modules/webhooks/webhook-dispatch.service';
-import { WebhookMaintenanceProcessor } from '../../src/modules/webhooks/webhook-maintenance.processor';
+import { WEBHOOK_MAINTENANCE_QUEUE, WebhookMaintenanceProcessor } from '../../src/modules/webhooks/webhook-maintenance.processor';
 import { WebhookDispatchProcessor } from '../../src/modules/webhooks/webhook-dispatch.processor';
-import { WebhookQueue } from '../../src/modules/webhooks/webhook-queue.service';
+import { WEBHOOK_DELIVERY_QUEUE, WebhookQueue } from '../../src/modules/webhooks/webhook-queue.service';
 import { WebhookRetentionService } from '../../src/modules/webhooks/webhook-retention.service';
 import { WebhookSweepService } from '../../src/modules/webhooks/webhook-sweep.service';
 import { newId } from '../../src/platform/ids/ids';
@@ -72,12 +73,14 @@ describe('webhook delivery recovery', () => {
     await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
   });
 
-  it('the API process loads no processors', () => {
+  it('the API process loads no processors, nor the worker-only maintenance queue', () => {
     // (app.get of a missing provider would make Nest exit the process, so look at the module graph.)
     const modules = [...(t.app as unknown as { container: NestContainer }).container.getModules().values()];
     const providers = modules.flatMap((m) => [...m.providers.keys()]);
     expect(providers).toContain(WebhookQueue);
     for (const processor of [WebhookDeliveryProcessor, WebhookDispatchProcessor, WebhookMaintenanceProcessor]) expect(providers).not.toContain(processor);
+    expect(providers).toContain(getQueueToken(WEBHOOK_DELIVERY_QUEUE));
+    expect(providers).not.toContain(getQueueToken(WEBHOOK_MAINTENANCE_QUEUE));
   });
 
   it('sweeps: dispatches an event that never reached the queue, and re-enqueues an attempt whose job was lost', async () => {

@@ -3,11 +3,12 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { Job, Queue, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { WEBHOOK_MAINTENANCE_QUEUE } from './webhook-queue.service';
 import { startQueueWorker } from './webhook-queue-worker';
 import { WebhookRetentionService } from './webhook-retention.service';
 import { WebhookSweepService } from './webhook-sweep.service';
 
+/** The worker's own queue (registered by WebhooksWorkerModule; the API never adds to it). */
+export const WEBHOOK_MAINTENANCE_QUEUE = 'webhook-maintenance';
 export const SWEEP_SCHEDULER_ID = 'webhook-sweep';
 export const RETENTION_SCHEDULER_ID = 'webhook-retention';
 

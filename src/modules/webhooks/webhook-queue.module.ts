@@ -1,16 +1,17 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
-import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_DISPATCH_QUEUE, WEBHOOK_MAINTENANCE_QUEUE, WebhookQueue } from './webhook-queue.service';
+import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_DISPATCH_QUEUE, WebhookQueue } from './webhook-queue.service';
 
 /**
- * The webhook queues (producer side only, no processors), imported by the API
- * through WebhooksModule and by the worker through WebhooksWorkerModule.
+ * The webhook queues the API adds jobs to (producer side only, no processors), imported by the API
+ * through WebhooksModule and by the worker through WebhooksWorkerModule. The maintenance queue is
+ * the worker's own (WebhooksWorkerModule).
  */
 @Module({
   imports: [
     EventsModule,
-    BullModule.registerQueue({ name: WEBHOOK_DISPATCH_QUEUE }, { name: WEBHOOK_DELIVERY_QUEUE }, { name: WEBHOOK_MAINTENANCE_QUEUE }),
+    BullModule.registerQueue({ name: WEBHOOK_DISPATCH_QUEUE }, { name: WEBHOOK_DELIVERY_QUEUE }),
   ],
   providers: [WebhookQueue],
   exports: [WebhookQueue, BullModule],

@@ -5,7 +5,6 @@ import { EventsService } from '../events/events.service';
 
 export const WEBHOOK_DISPATCH_QUEUE = 'webhook-dispatch';
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
-export const WEBHOOK_MAINTENANCE_QUEUE = 'webhook-maintenance';
 
 /** Job data of the dispatch queue: one event (the job id is the event id). */
 export interface DispatchJobData {

@@ -1,3 +1,4 @@
+import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { NetModule } from '../../platform/net/net.module';
 import { EventsModule } from '../events/events.module';
@@ -6,14 +7,14 @@ import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookDispatchProcessor } from './webhook-dispatch.processor';
 import { WebhookDispatchService } from './webhook-dispatch.service';
-import { WebhookMaintenanceProcessor } from './webhook-maintenance.processor';
+import { WEBHOOK_MAINTENANCE_QUEUE, WebhookMaintenanceProcessor } from './webhook-maintenance.processor';
 import { WebhookQueueModule } from './webhook-queue.module';
 import { WebhookRetentionService } from './webhook-retention.service';
 import { WebhookSweepService } from './webhook-sweep.service';
 
 /** The webhook engine in the worker process: dispatch, delivery, sweep and retention. Never imported by the API. */
 @Module({
-  imports: [EventsModule, NetModule, WebhookQueueModule],
+  imports: [EventsModule, NetModule, WebhookQueueModule, BullModule.registerQueue({ name: WEBHOOK_MAINTENANCE_QUEUE })],
   providers: [
     WebhookDeliveriesRepository,
     WebhookDispatchService,
