@@ -32,6 +32,12 @@ const QUERIES_IN_PARALLEL = 4;
 
 /** Response bytes read past the snippet so a keep-alive socket can be reused; a longer body closes it. */
 const DRAIN_LIMIT_BYTES = 64 * 1024;
+/**
+ * Envelope sources of recently loaded events kept in memory: event rows never change, and a fan-out's
+ * deliveries of one event arrive together, so most load batches need no event query at all. Emptied
+ * when full (a bound, not an LRU: the locality is short).
+ */
+const RECENT_EVENTS_MAX = 1_000;
 
 export const SUBSCRIPTION_DISABLED_MESSAGE = 'subscription disabled';
 
@@ -66,6 +72,8 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliveryService.name);
   private readonly agent: Agent;
   private readonly limiter: SubscriptionLimiter;
+  /** Event id → envelope source (see RECENT_EVENTS_MAX). */
+  private readonly recentEvents = new Map<string, EnvelopeSource>();
   private readonly userAgent: string;
   private readonly loads: Coalescer<string, DeliveryWork | undefined>;
   private readonly records: Coalescer<RecordAttemptInput, boolean>;
@@ -126,20 +134,40 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
   }
 
   /**
-   * Deliveries of a batch of attempts with what their envelopes are built from: two queries, the
-   * deliveries, then their events through the event log's service. An event delivery whose event is
-   * gone (retention deleted both in between) counts as gone too.
+   * Deliveries of a batch of attempts with what their envelopes are built from: the deliveries, then
+   * the events not seen lately through the event log's service. An event delivery whose event is gone
+   * (retention deleted both in between) counts as gone too.
    */
   private async loadWork(ids: string[]): Promise<Array<DeliveryWork | undefined>> {
     const rows = await this.repository.loadDeliveries(ids);
-    const refs = rows.flatMap((row) => (row?.eventId ? [{ accountId: row.accountId, id: row.eventId }] : []));
-    const events = new Map((await this.events.findForDelivery(refs)).map((event) => [event.id, event]));
+    const sources = await this.eventSources(rows.flatMap((row) => (row?.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
     return rows.map((row) => {
       if (!row) return undefined;
       if (row.eventId === null) return { ...row, envelopeSource: testEnvelopeSource(row.testPayload, row) };
-      const event = events.get(row.eventId);
-      return event ? { ...row, envelopeSource: eventEnvelopeSource(event) } : undefined;
+      const source = sources.get(row.eventId);
+      return source ? { ...row, envelopeSource: source } : undefined;
     });
+  }
+
+  /** Envelope sources of these events (each of its account): recent ones from memory, the others in one query. */
+  private async eventSources(refs: Array<{ accountId: string; id: string }>): Promise<Map<string, EnvelopeSource>> {
+    // Collected into a map of this call's own: another batch may empty the shared one while this one waits.
+    const sources = new Map<string, EnvelopeSource>();
+    const missing: typeof refs = [];
+    for (const ref of refs) {
+      const recent = this.recentEvents.get(ref.id);
+      if (recent?.targetAccountId === ref.accountId) sources.set(ref.id, recent);
+      else missing.push(ref);
+    }
+    if (missing.length === 0) return sources;
+    const events = await this.events.findForDelivery(missing);
+    if (this.recentEvents.size + events.length > RECENT_EVENTS_MAX) this.recentEvents.clear();
+    for (const event of events) {
+      const source = eventEnvelopeSource(event);
+      this.recentEvents.set(event.id, source);
+      sources.set(event.id, source);
+    }
+    return sources;
   }
 
   private async send(work: DeliveryWork, now: Date): Promise<AttemptReport> {
