@@ -8,11 +8,25 @@ import { IS_PUBLIC } from './public.decorator';
 import { ApiRequest } from './request-context';
 import { toValidationError } from './validation-issues';
 
+interface DeclaredInputs {
+  body: boolean;
+  query: boolean;
+}
+
+/** Handlers never change at run time, so each one's declaration is read once. */
+const declaredByHandler = new WeakMap<object, DeclaredInputs>();
+
 /** Which of @Body() / @Query() a handler declares (custom decorators such as @Ctx() have non-numeric keys). */
-function declaredInputs(context: ExecutionContext): { body: boolean; query: boolean } {
-  const args: Record<string, unknown> = Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), context.getHandler().name) ?? {};
-  const types = new Set(Object.keys(args).map((key) => Number(key.split(':')[0])));
-  return { body: types.has(RouteParamtypes.BODY), query: types.has(RouteParamtypes.QUERY) };
+function declaredInputs(context: ExecutionContext): DeclaredInputs {
+  const handler = context.getHandler();
+  let declared = declaredByHandler.get(handler);
+  if (!declared) {
+    const args: Record<string, unknown> = Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ?? {};
+    const types = new Set(Object.keys(args).map((key) => Number(key.split(':')[0])));
+    declared = { body: types.has(RouteParamtypes.BODY), query: types.has(RouteParamtypes.QUERY) };
+    declaredByHandler.set(handler, declared);
+  }
+  return declared;
 }
 
 /**
