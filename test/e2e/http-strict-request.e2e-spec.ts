@@ -10,16 +10,17 @@ function expectLimitHeaders(res: { headers: Record<string, unknown> }): void {
   for (const name of LIMIT_HEADERS) expect({ name, value: res.headers[name] }).toEqual({ name, value: expect.any(String) });
 }
 
+// One app and one account for the whole file.
+let t: TestApp;
+let api: ApiClient;
+
+beforeAll(async () => {
+  t = await startApp();
+  api = clientFor(t, await createAccount(t));
+});
+afterAll(() => t.close());
+
 describe('unreadable bodies are answered after auth and rate limiting', () => {
-  let t: TestApp;
-  let api: ApiClient;
-
-  beforeAll(async () => {
-    t = await startApp();
-    api = clientFor(t, await createAccount(t));
-  });
-  afterAll(() => t.close());
-
   it('a malformed body without a valid key is a 401, not a 400', async () => {
     const res = await t.http.post('/v1/properties').set('content-type', 'application/json').send('{').expect(401);
     expectProblem(res, 401, 'unauthorized', '/v1/properties');
@@ -54,14 +55,10 @@ describe('unreadable bodies are answered after auth and rate limiting', () => {
 });
 
 describe('routes without a query or body DTO are strict too', () => {
-  let t: TestApp;
-  let api: ApiClient;
   let propertyId: string;
   let checklistId: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    api = clientFor(t, await createAccount(t));
     propertyId = (await createProperty(api)).propertyId;
     const checklist = await api
       .post('/v1/checklists')
@@ -69,7 +66,6 @@ describe('routes without a query or body DTO are strict too', () => {
       .expect(201);
     checklistId = checklist.body.checklistId;
   });
-  afterAll(() => t.close());
 
   it.each([
     ['GET a property', 'get', (): string => `/v1/properties/${propertyId}?expand=pictures`, ['expand']],
@@ -110,15 +106,6 @@ describe('routes without a query or body DTO are strict too', () => {
 });
 
 describe('path ids', () => {
-  let t: TestApp;
-  let api: ApiClient;
-
-  beforeAll(async () => {
-    t = await startApp();
-    api = clientFor(t, await createAccount(t));
-  });
-  afterAll(() => t.close());
-
   it.each([
     ['get', '/v1/properties/prop_%00'],
     ['patch', '/v1/properties/%00'],
@@ -134,13 +121,6 @@ describe('path ids', () => {
 });
 
 describe('requests Node refuses before any route', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startApp();
-  });
-  afterAll(() => t.close());
-
   /** Writes raw bytes and reads the whole answer (the server closes the connection). */
   function rawExchange(bytes: string): Promise<{ status: number; headers: string; body: any }> {
     const { port } = t.app.getHttpServer().address() as AddressInfo;
@@ -173,15 +153,6 @@ describe('requests Node refuses before any route', () => {
 });
 
 describe('strings PostgreSQL cannot hold as sent', () => {
-  let t: TestApp;
-  let api: ApiClient;
-
-  beforeAll(async () => {
-    t = await startApp();
-    api = clientFor(t, await createAccount(t));
-  });
-  afterAll(() => t.close());
-
   it.each([
     ['a lone surrogate in a value', { name: '\ud800abc' }, '#/name', 'name contains a lone UTF-16 surrogate'],
     ['a lone low surrogate deep in a list', { details: { otherAttributes: [{ label: 'View', value: ['sea', 'x\udc00'] }] } }, '#/details/otherAttributes/0/value/1', 'details.otherAttributes[0].value[1] contains a lone UTF-16 surrogate'],
