@@ -9,7 +9,6 @@ import { dataSourceOptions } from './database/data-source';
 import { PLANS, Plan } from './modules/auth/account.entity';
 import { AccountsService } from './modules/auth/accounts.service';
 import { AuthModule } from './modules/auth/auth.module';
-import { DomainError } from './platform/errors/domain-error';
 
 /**
  * Admin CLI: `npm run --silent cli -- <command> [options]`. One JSON line on stdout
@@ -90,8 +89,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: Error) => {
-  if (error instanceof UsageError) process.stderr.write(`Error: ${error.message}\n${USAGE}\n`);
-  else if (error instanceof DomainError) process.stderr.write(`Error: ${error.message}\n`);
-  else process.stderr.write(`Error: ${error.message}\n`);
+  process.stderr.write(error instanceof UsageError ? `Error: ${error.message}\n${USAGE}\n` : `Error: ${error.message}\n`);
   process.exitCode = 1;
 });
