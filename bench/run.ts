@@ -42,7 +42,9 @@ async function main(): Promise<void> {
     failed ||= !result.pass;
     const when = new Date().toISOString();
     writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ ...result, when }, null, 2) + '\n');
-    process.stdout.write(`\n### ${name} (${result.pass ? 'within budget' : 'OVER BUDGET'}: ${result.budget})\n\n${markdown(result.table)}\n`);
+    process.stdout.write(
+      `\n### ${name} (${result.pass ? 'within budget' : 'OVER BUDGET'}: ${result.budget})\n\n${markdown(result.table)}\n`,
+    );
   }
   process.exitCode = failed ? 1 : 0;
 }

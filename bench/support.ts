@@ -79,7 +79,11 @@ export function stats(samples: number[]): Stats {
  * Runs the named variants in interleaved rounds so drift in machine load hits
  * every variant alike; returns each variant's samples.
  */
-export async function interleave(variants: Record<string, () => Promise<number>>, rounds: number, perRound: number): Promise<Record<string, number[]>> {
+export async function interleave(
+  variants: Record<string, () => Promise<number>>,
+  rounds: number,
+  perRound: number,
+): Promise<Record<string, number[]>> {
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
   for (let round = 0; round < rounds; round++) {
     for (const [name, run] of Object.entries(variants)) {

@@ -21,7 +21,10 @@ function ensureBuilt() {
   const sourceTime = Math.max(newestMtime(join(root, 'src')), statSync(join(root, 'package.json')).mtimeMs);
   if (existsSync(marker) && statSync(marker).mtimeMs >= sourceTime) return;
   process.stderr.write('Building (tsc)...\n');
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+    cwd: root,
+  });
   // tsc leaves unchanged outputs untouched; mark the build as current.
   const now = new Date();
   require('node:fs').utimesSync(marker, now, now);

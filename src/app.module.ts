@@ -25,7 +25,15 @@ export class AppModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config, 'api'), AuthModule, EventsModule, HealthModule, PropertiesModule, ChecklistsModule, WebhooksModule],
+      imports: [
+        PlatformModule.forRoot(config, 'api'),
+        AuthModule,
+        EventsModule,
+        HealthModule,
+        PropertiesModule,
+        ChecklistsModule,
+        WebhooksModule,
+      ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useClass: StrictValidationPipe },

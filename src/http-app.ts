@@ -12,7 +12,9 @@ class HttpRootModule {}
 
 /** Builds the API application; shared by src/main.ts and the end-to-end tests. */
 export async function createHttpApp(config: AppConfig, extraModules: Array<Type | DynamicModule> = []): Promise<INestApplication> {
-  const root = extraModules.length ? { module: HttpRootModule, imports: [AppModule.forRoot(config), ...extraModules] } : AppModule.forRoot(config);
+  const root = extraModules.length
+    ? { module: HttpRootModule, imports: [AppModule.forRoot(config), ...extraModules] }
+    : AppModule.forRoot(config);
   const app = await NestFactory.create<NestExpressApplication>(root, { bodyParser: false, bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');

@@ -57,13 +57,20 @@ export async function propertiesScale() {
       },
       sqlList: async () => {
         const start = process.hrtime.bigint();
-        await db.query('SELECT * FROM properties WHERE account_id = $1 AND id > $2 ORDER BY id LIMIT $3', [accountId, randomId(), PAGE + 1]);
+        await db.query('SELECT * FROM properties WHERE account_id = $1 AND id > $2 ORDER BY id LIMIT $3', [
+          accountId,
+          randomId(),
+          PAGE + 1,
+        ]);
         return Number(process.hrtime.bigint() - start) / 1e6;
       },
     };
     await interleave(variants, 1, 200);
     const samples = await interleave(variants, 5, 200);
-    return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, stats(v)])) as Record<keyof typeof variants, ReturnType<typeof stats>>;
+    return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, stats(v)])) as Record<
+      keyof typeof variants,
+      ReturnType<typeof stats>
+    >;
   };
 
   await seed(db, accountId, 1, SMALL);
@@ -77,15 +84,31 @@ export async function propertiesScale() {
   await app.close();
 
   const ratio = (k: keyof typeof small) => large[k].p50 / small[k].p50;
-  const row = (label: string, k: keyof typeof small) => [label, ms(small[k].p50), ms(large[k].p50), `${ratio(k).toFixed(2)}x`, ms(large[k].p95)];
+  const row = (label: string, k: keyof typeof small) => [
+    label,
+    ms(small[k].p50),
+    ms(large[k].p50),
+    `${ratio(k).toFixed(2)}x`,
+    ms(large[k].p95),
+  ];
   const pass = ratio('apiGet') <= 1.5 && ratio('apiList') <= 1.5;
   return {
     name: 'properties-scale',
     budget: `API get and list-page p50 at ${LARGE.toLocaleString('en')} rows within 1.5x of ${SMALL.toLocaleString('en')}`,
     pass,
-    results: { small, large, ratios: { apiGet: ratio('apiGet'), apiList: ratio('apiList'), sqlGet: ratio('sqlGet'), sqlList: ratio('sqlList') } },
+    results: {
+      small,
+      large,
+      ratios: { apiGet: ratio('apiGet'), apiList: ratio('apiList'), sqlGet: ratio('sqlGet'), sqlList: ratio('sqlList') },
+    },
     table: [
-      ['query', `p50 at ${SMALL.toLocaleString('en')}`, `p50 at ${LARGE.toLocaleString('en')}`, 'ratio', `p95 at ${LARGE.toLocaleString('en')}`],
+      [
+        'query',
+        `p50 at ${SMALL.toLocaleString('en')}`,
+        `p50 at ${LARGE.toLocaleString('en')}`,
+        'ratio',
+        `p95 at ${LARGE.toLocaleString('en')}`,
+      ],
       row('GET /v1/properties/{id}', 'apiGet'),
       row(`GET /v1/properties?cursor=…&limit=${PAGE}`, 'apiList'),
       row('raw SQL: select by (account_id, id)', 'sqlGet'),

@@ -76,7 +76,9 @@ export async function webhookFanout() {
   let seq = 0;
   const publish = async (eventName: string) => {
     const mine = seq++;
-    await uow.run({ accountId, requestId: `bench-${mine}`, clientRequestId: `bench-${mine}` }, (tx) => events.publish(tx, eventName, [{ seq: mine }]));
+    await uow.run({ accountId, requestId: `bench-${mine}`, clientRequestId: `bench-${mine}` }, (tx) =>
+      events.publish(tx, eventName, [{ seq: mine }]),
+    );
     return { seq: mine, committedAt: performance.now() };
   };
 

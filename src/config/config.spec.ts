@@ -1,3 +1,4 @@
+import { version as packageVersion } from '../../package.json';
 import { ConfigError, loadConfig } from './config';
 
 /** Runs loadConfig and returns the ConfigError it throws. */
@@ -19,7 +20,7 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       nodeEnv: 'development',
       isProduction: false,
-      version: require('../../package.json').version,
+      version: packageVersion,
       port: 3000,
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/property_ops',
       redisUrl: 'redis://127.0.0.1:6379',
@@ -130,13 +131,22 @@ describe('loadConfig', () => {
 
   it('refuses a burst below the per-second limit, and accepts an equal one', () => {
     expect(configErrorOf({ RATE_LIMIT_PER_SECOND: '10', RATE_LIMIT_BURST: '9' }).message).toMatch(/^RATE_LIMIT_BURST: /);
-    expect(loadConfig({ RATE_LIMIT_PER_SECOND: '10', RATE_LIMIT_BURST: '10' }).rateLimit).toEqual({ perSecond: 10, burst: 10, perDay: 30000 });
+    expect(loadConfig({ RATE_LIMIT_PER_SECOND: '10', RATE_LIMIT_BURST: '10' }).rateLimit).toEqual({
+      perSecond: 10,
+      burst: 10,
+      perDay: 30000,
+    });
   });
 
   describe('in production', () => {
     it('starts with a cursor secret of at least 16 characters', () => {
       const config = loadConfig(PRODUCTION);
-      expect(config).toMatchObject({ nodeEnv: 'production', isProduction: true, cursorSecret: PRODUCTION.CURSOR_SECRET, allowPrivateUrls: false });
+      expect(config).toMatchObject({
+        nodeEnv: 'production',
+        isProduction: true,
+        cursorSecret: PRODUCTION.CURSOR_SECRET,
+        allowPrivateUrls: false,
+      });
       expect(loadConfig({ ...PRODUCTION, CURSOR_SECRET: 's'.repeat(16) }).cursorSecret).toBe('s'.repeat(16));
     });
 

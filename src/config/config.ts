@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { config as readDotEnv } from 'dotenv';
-import { bool, cleanEnv, makeValidator, num, port, str } from 'envalid';
+import { bool, cleanEnv, makeValidator, port, str } from 'envalid';
 
 /**
  * The one place that reads the environment. Every process (API, worker, CLI)
@@ -81,7 +81,8 @@ const httpUrl = makeValidator<string>((input) => {
   } catch {
     parsed = undefined;
   }
-  if (!parsed || !/^https?:$/.test(parsed.protocol) || !parsed.hostname) throw new Error(`must be an http(s):// URL, got "${redactUrl(input)}"`);
+  if (!parsed || !/^https?:$/.test(parsed.protocol) || !parsed.hostname)
+    throw new Error(`must be an http(s):// URL, got "${redactUrl(input)}"`);
   return input;
 });
 
@@ -139,7 +140,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError('CURSOR_SECRET: must be set to at least 16 characters when NODE_ENV=production');
   }
   if (e.RATE_LIMIT_BURST < e.RATE_LIMIT_PER_SECOND) {
-    throw new ConfigError(`RATE_LIMIT_BURST: must be at least RATE_LIMIT_PER_SECOND (${e.RATE_LIMIT_PER_SECOND}), got ${e.RATE_LIMIT_BURST}`);
+    throw new ConfigError(
+      `RATE_LIMIT_BURST: must be at least RATE_LIMIT_PER_SECOND (${e.RATE_LIMIT_PER_SECOND}), got ${e.RATE_LIMIT_BURST}`,
+    );
   }
 
   return Object.freeze({
@@ -170,12 +173,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   });
 }
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
 function throwFirstError({ errors }: { errors: Partial<Record<string, Error>> }): void {
   const [name, error] = Object.entries(errors)[0] ?? [];
   if (!name || !error) return;
   const reason = error.name === 'EnvMissingError' ? 'is required but missing' : error.message.trim() || 'is invalid';
   // Messages quote the bad value; escape control characters so the report stays on one line.
-  throw new ConfigError(`${name}: ${reason.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`);
+  const oneLine = reason.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  throw new ConfigError(`${name}: ${oneLine}`);
 }
 
 /** Loads config or ends the process with one line naming the variable that is wrong. */

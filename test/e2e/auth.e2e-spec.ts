@@ -16,7 +16,9 @@ const PUBLIC_ROUTES = new Set(['GET /v1/health']);
 
 /** Every route the app registers, as [METHOD, path with parameters filled in]. */
 function registeredRoutes(t: TestApp): Array<[string, string]> {
-  const router = t.app.getHttpAdapter().getInstance().router as { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> };
+  const router = t.app.getHttpAdapter().getInstance().router as {
+    stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }>;
+  };
   const routes: Array<[string, string]> = [];
   for (const layer of router.stack) {
     if (!layer.route || layer.route.path.includes('{*')) continue; // middleware mounted on every path
@@ -53,7 +55,12 @@ describe('x-api-key authentication (spec 5)', () => {
 
   it('guards every registered route except the listed public ones', async () => {
     const routes = registeredRoutes(t);
-    expect(routes).toEqual(expect.arrayContaining([['GET', '/v1/events'], ['GET', '/v1/health']]));
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        ['GET', '/v1/events'],
+        ['GET', '/v1/health'],
+      ]),
+    );
     for (const [method, pattern] of routes) {
       const path = pattern.replace(/:\w+/g, 'x_1');
       const res = await request(t.app.getHttpServer())[method.toLowerCase() as 'get'](path).set('content-type', 'application/json');
@@ -72,7 +79,12 @@ describe('x-api-key authentication (spec 5)', () => {
   });
 
   it('answers an unknown, well-formed key with 401', async () => {
-    await expectInvalidKey(await t.http.get('/v1/events').set('x-api-key', `popk_${randomBytes(32).toString('base64url')}`).expect(401));
+    await expectInvalidKey(
+      await t.http
+        .get('/v1/events')
+        .set('x-api-key', `popk_${randomBytes(32).toString('base64url')}`)
+        .expect(401),
+    );
   });
 
   it.each([
@@ -95,7 +107,7 @@ describe('x-api-key authentication (spec 5)', () => {
 
   it('answers a key sent twice with 401, and accepts the header name in any case', async () => {
     const account = await createAccount(t);
-    const res = await t.http.get('/v1/events').set('x-api-key', [account.apiKey, account.apiKey] as unknown as string) // sent as two header lines.expect(401);
+    const res = await t.http.get('/v1/events').set('x-api-key', [account.apiKey, account.apiKey] as unknown as string); // sent as two header lines.expect(401);
     await expectInvalidKey(res);
     await t.http.get('/v1/events').set('X-API-Key', account.apiKey).expect(200);
   });
@@ -109,18 +121,26 @@ describe('x-api-key authentication (spec 5)', () => {
 
     it.each(['x-api-key', 'apiKey', 'api_key'])('answers ?%s=<valid key> with an invalid header with 401', async (name) => {
       const account = await createAccount(t);
-      const res = await t.http.get(`/v1/events?${name}=${encodeURIComponent(account.apiKey)}`).set('x-api-key', 'popk_not-a-real-key-at-all').expect(401);
+      const res = await t.http
+        .get(`/v1/events?${name}=${encodeURIComponent(account.apiKey)}`)
+        .set('x-api-key', 'popk_not-a-real-key-at-all')
+        .expect(401);
       await expectInvalidKey(res);
     });
 
-    it.each(['x-api-key', 'apiKey', 'api_key'])('refuses ?%s= with a valid header: the parameter is unknown (400 objectStrict)', async (name) => {
-      const account = await createAccount(t);
-      const res = await clientFor(t, account).get(`/v1/events?${name}=${encodeURIComponent(account.apiKey)}`).expect(400);
-      const problem = expectProblem(res, 400, 'objectStrict', '/v1/events');
-      expect(problem.errors).toEqual([{ pointer: `#/${name}`, detail: expect.stringContaining(name) }]);
-      // The problem never echoes the key back.
-      expect(res.text).not.toContain(account.apiKey);
-    });
+    it.each(['x-api-key', 'apiKey', 'api_key'])(
+      'refuses ?%s= with a valid header: the parameter is unknown (400 objectStrict)',
+      async (name) => {
+        const account = await createAccount(t);
+        const res = await clientFor(t, account)
+          .get(`/v1/events?${name}=${encodeURIComponent(account.apiKey)}`)
+          .expect(400);
+        const problem = expectProblem(res, 400, 'objectStrict', '/v1/events');
+        expect(problem.errors).toEqual([{ pointer: `#/${name}`, detail: expect.stringContaining(name) }]);
+        // The problem never echoes the key back.
+        expect(res.text).not.toContain(account.apiKey);
+      },
+    );
 
     it('never echoes a key from the query string in a 401 either', async () => {
       const account = await createAccount(t);
@@ -164,11 +184,17 @@ describe('x-api-key authentication (spec 5)', () => {
       await one.get('/v1/events').expect(200);
       await two.get('/v1/events').expect(200);
 
-      expect(await cliJson(['accounts:deactivate', '--account', account.accountId])).toEqual({ accountId: account.accountId, subscriptionStatus: 'inactive' });
+      expect(await cliJson(['accounts:deactivate', '--account', account.accountId])).toEqual({
+        accountId: account.accountId,
+        subscriptionStatus: 'inactive',
+      });
       expectProblem(await one.get('/v1/events').expect(403), 403, 'subscription_inactive');
       expectProblem(await two.get('/v1/events').expect(403), 403, 'subscription_inactive');
 
-      expect(await cliJson(['accounts:activate', '--account', account.accountId])).toEqual({ accountId: account.accountId, subscriptionStatus: 'active' });
+      expect(await cliJson(['accounts:activate', '--account', account.accountId])).toEqual({
+        accountId: account.accountId,
+        subscriptionStatus: 'active',
+      });
       await one.get('/v1/events').expect(200);
       await two.get('/v1/events').expect(200);
     });

@@ -68,7 +68,12 @@ describe('checklists', () => {
       expect(c.taskGroups).toHaveLength(2);
       const [kitchen, photo] = c.taskGroups;
       expect(kitchen.taskGroupId).toMatch(/^tgrp_/);
-      expect(kitchen).toMatchObject({ title: 'Kitchen', sourceTaskGroupId: 'grp-kitchen', verificationRequired: true, sourcePictureUrl: null });
+      expect(kitchen).toMatchObject({
+        title: 'Kitchen',
+        sourceTaskGroupId: 'grp-kitchen',
+        verificationRequired: true,
+        sourcePictureUrl: null,
+      });
       expect(kitchen.tasks).toEqual([
         { label: 'Wipe the counters', sourceTaskId: 'task-wipe', taskId: expect.stringMatching(/^task_/) },
         { label: 'Mop the floor', sourceTaskId: null, taskId: expect.stringMatching(/^task_/) },
@@ -118,7 +123,9 @@ describe('checklists', () => {
     it('a group with neither sourcePictureUrl nor tasks fails', async () => {
       const res = await withGroup({ title: 'Empty' }).expect(400);
       expect(res.body.code).toBe('validationFailed');
-      expect(res.body.errors).toEqual([{ pointer: '#/taskGroups/0/tasks', detail: 'taskGroups[0] must carry either tasks or sourcePictureUrl' }]);
+      expect(res.body.errors).toEqual([
+        { pointer: '#/taskGroups/0/tasks', detail: 'taskGroups[0] must carry either tasks or sourcePictureUrl' },
+      ]);
     });
 
     it('task label is 3-500 characters', async () => {
@@ -179,11 +186,20 @@ describe('checklists', () => {
         const res = await create(overrides).expect(400);
         expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
       }
-      for (const taskGroups of [[null], ['x'], [{ title: 'G', tasks: ['x'] }], [{ title: 'G', tasks: [null] }], [{ title: 'G', tasks: 'x' }]]) {
+      for (const taskGroups of [
+        [null],
+        ['x'],
+        [{ title: 'G', tasks: ['x'] }],
+        [{ title: 'G', tasks: [null] }],
+        [{ title: 'G', tasks: 'x' }],
+      ]) {
         const res = await create({ taskGroups }).expect(400);
         expect(res.body.status).toBe(400);
       }
-      await api.post('/v1/checklists').send([body(property.propertyId)]).expect(400);
+      await api
+        .post('/v1/checklists')
+        .send([body(property.propertyId)])
+        .expect(400);
     });
 
     it('a NUL character in a body string is a 400 and in a path id a 404 (an unknown id), never a 500', async () => {
@@ -318,7 +334,12 @@ describe('checklists', () => {
     it('lists every checklist of the property, oldest first, unpaginated', async () => {
       const own = await createProperty(api);
       const a = (await api.post('/v1/checklists').send(body(own.propertyId)).expect(201)).body;
-      const b = (await api.post('/v1/checklists').send(body(own.propertyId, { title: 'Second' })).expect(201)).body;
+      const b = (
+        await api
+          .post('/v1/checklists')
+          .send(body(own.propertyId, { title: 'Second' }))
+          .expect(201)
+      ).body;
       await create().expect(201); // another property of the same account: not listed
       const res = await api.get(`/v1/properties/${own.propertyId}/checklists`).expect(200);
       expect(res.body).toEqual({ data: [a, b], nextCursor: null, hasMore: false });
@@ -326,7 +347,11 @@ describe('checklists', () => {
 
     it('an empty property lists nothing; unknown or foreign properties are 404', async () => {
       const empty = await createProperty(api);
-      expect((await api.get(`/v1/properties/${empty.propertyId}/checklists`).expect(200)).body).toEqual({ data: [], nextCursor: null, hasMore: false });
+      expect((await api.get(`/v1/properties/${empty.propertyId}/checklists`).expect(200)).body).toEqual({
+        data: [],
+        nextCursor: null,
+        hasMore: false,
+      });
       await api.get('/v1/properties/prop_01ARZ3NDEKTSV4RRFFQ69G5FAV/checklists').expect(404);
       await api.get(`/v1/properties/${otherProperty.propertyId}/checklists`).expect(404);
       await otherApi.get(`/v1/properties/${property.propertyId}/checklists`).expect(404);
@@ -349,7 +374,9 @@ describe('checklists', () => {
       expect(remaining.body.data.map((c: { checklistId: string }) => c.checklistId)).toContain(survivor.checklistId);
 
       // The checklist.delete events commit with property.delete: wait until the feed shows it.
-      const events = await feedEvents(api, { until: (all) => all.some((e) => e.eventName === 'property.delete' && e.results[0].propertyId === doomed.propertyId) });
+      const events = await feedEvents(api, {
+        until: (all) => all.some((e) => e.eventName === 'property.delete' && e.results[0].propertyId === doomed.propertyId),
+      });
       const deletes = events.filter((e) => e.eventName === 'checklist.delete');
       expect(deletes.map((e) => e.results[0].checklistId)).toEqual([a.checklistId, b.checklistId]);
       expect(deletes[0].results).toEqual([a]);
@@ -366,7 +393,10 @@ describe('checklists', () => {
       await eventsApi.patch(`/v1/checklists/${created.checklistId}`).send({}).expect(200);
       const disabled = (await eventsApi.post(`/v1/checklists/${created.checklistId}/disable`).expect(200)).body;
       await eventsApi.post(`/v1/checklists/${created.checklistId}/disable`).expect(200);
-      await eventsApi.post('/v1/checklists').send(body(own.propertyId, { colour: 'red' })).expect(400);
+      await eventsApi
+        .post('/v1/checklists')
+        .send(body(own.propertyId, { colour: 'red' }))
+        .expect(400);
 
       const events = (await feedEvents(eventsApi, { atLeast: 4 })).filter((e) => e.eventName.startsWith('checklist.'));
       expect(events.map((e) => e.eventName)).toEqual(['checklist.create', 'checklist.update', 'checklist.disable']);
@@ -386,8 +416,20 @@ describe('checklists', () => {
 
       const snapshots = await uow.run(ctx, (tx) => service.snapshotForJob(tx, [b.checklistId, a.checklistId]));
       expect(snapshots).toEqual([
-        { checklistId: b.checklistId, propertyId: property.propertyId, title: 'B', description: 'Between guests', taskGroups: b.taskGroups },
-        { checklistId: a.checklistId, propertyId: property.propertyId, title: a.title, description: a.description, taskGroups: a.taskGroups },
+        {
+          checklistId: b.checklistId,
+          propertyId: property.propertyId,
+          title: 'B',
+          description: 'Between guests',
+          taskGroups: b.taskGroups,
+        },
+        {
+          checklistId: a.checklistId,
+          propertyId: property.propertyId,
+          title: a.title,
+          description: a.description,
+          taskGroups: a.taskGroups,
+        },
       ]);
 
       await expect(uow.run(ctx, (tx) => service.snapshotForJob(tx, [a.checklistId, foreign.checklistId]))).rejects.toMatchObject({
@@ -400,7 +442,10 @@ describe('checklists', () => {
         extras: { checklistIds: [a.checklistId] },
       });
       // The copies taken earlier are unaffected by the later update.
-      await api.patch(`/v1/checklists/${b.checklistId}`).send({ taskGroups: [{ title: 'New', tasks: [{ label: 'abc' }] }] }).expect(200);
+      await api
+        .patch(`/v1/checklists/${b.checklistId}`)
+        .send({ taskGroups: [{ title: 'New', tasks: [{ label: 'abc' }] }] })
+        .expect(200);
       expect(snapshots[0].taskGroups).toEqual(b.taskGroups);
     });
   });

@@ -48,7 +48,9 @@ describe('admin CLI (dist/cli.js)', () => {
       // Only a hash is stored.
       expect(key.key_hash.toString('utf8')).not.toContain(out.apiKey);
 
-      const res = await clientFor(t, { apiKey: out.apiKey as string }).get('/v1/events').expect(200);
+      const res = await clientFor(t, { apiKey: out.apiKey as string })
+        .get('/v1/events')
+        .expect(200);
       expect(res.body).toEqual({ data: [], nextCursor: null, hasMore: false });
     });
 
@@ -131,12 +133,16 @@ describe('admin CLI (dist/cli.js)', () => {
       expect(Object.keys(issued)).toEqual(['apiKeyId', 'apiKey']);
       expect(issued.apiKey).toMatch(API_KEY);
       expect(issued.apiKey).not.toBe(created.apiKey);
-      await clientFor(t, { apiKey: issued.apiKey as string }).get('/v1/events').expect(200);
+      await clientFor(t, { apiKey: issued.apiKey as string })
+        .get('/v1/events')
+        .expect(200);
 
       const legacy = expectOneJsonLine(await runCli(['keys:issue', '--account', created.accountId, '--legacy']));
       const [row] = await db.query('SELECT kind, account_id FROM api_keys WHERE id = $1', [legacy.apiKeyId]);
       expect(row).toEqual({ kind: 'legacy', account_id: created.accountId });
-      await clientFor(t, { apiKey: legacy.apiKey as string }).get('/v1/events').expect(200);
+      await clientFor(t, { apiKey: legacy.apiKey as string })
+        .get('/v1/events')
+        .expect(200);
     });
 
     it('revokes a key at once; the account keeps its other keys', async () => {

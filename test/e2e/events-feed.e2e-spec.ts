@@ -20,7 +20,11 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
   });
   afterAll(() => t.close());
 
-  const ctxOf = (account: TestAccount, n: number | string): RequestContext => ({ accountId: account.accountId, requestId: `r${n}`, clientRequestId: `c${n}` });
+  const ctxOf = (account: TestAccount, n: number | string): RequestContext => ({
+    accountId: account.accountId,
+    requestId: `r${n}`,
+    clientRequestId: `c${n}`,
+  });
 
   /** Publishes one event per call, each in its own committed transaction. */
   async function seed(account: TestAccount, count: number, name = 'test.thing'): Promise<string[]> {
@@ -114,7 +118,11 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
     const first = await api.get('/v1/events?limit=2').expect(200);
     expect(first.body).toMatchObject({ nextCursor: ids[1], hasMore: true });
     const second = await api.get(`/v1/events?limit=2&after=${ids[1]}`).expect(200);
-    expect(second.body).toEqual({ data: [expect.objectContaining({ id: ids[2] }), expect.objectContaining({ id: ids[3] })], nextCursor: null, hasMore: false });
+    expect(second.body).toEqual({
+      data: [expect.objectContaining({ id: ids[2] }), expect.objectContaining({ id: ids[3] })],
+      nextCursor: null,
+      hasMore: false,
+    });
     const past = await api.get(`/v1/events?after=${ids[3]}`).expect(200);
     expect(past.body).toEqual({ data: [], nextCursor: null, hasMore: false });
   });
@@ -199,7 +207,9 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
       ['a NUL character', 'evt_\u0000'],
       ['an event id in lower case', 'evt_01aaaaaaaaaaaaaaaaaaaaaaaa'],
     ])('answers %s with 400 invalidCursor', async (_label, after) => {
-      const res = await clientFor(t, account).get(`/v1/events?after=${encodeURIComponent(after)}`).expect(400);
+      const res = await clientFor(t, account)
+        .get(`/v1/events?after=${encodeURIComponent(after)}`)
+        .expect(400);
       const problem = expectProblem(res, 400, 'invalidCursor', '/v1/events');
       expect(problem.title).toBe('Invalid cursor');
     });
@@ -218,7 +228,9 @@ describe('GET /v1/events (spec 4.9, 6)', () => {
       ['over 100 characters', 'e'.repeat(101)],
     ])('answers an after that is %s with 400 validationFailed', async (_label, after) => {
       const res = await clientFor(t, account).get(`/v1/events?after=${after}`).expect(400);
-      expect(expectProblem(res, 400, 'validationFailed').errors).toEqual([{ pointer: '#/after', detail: expect.stringContaining('after') }]);
+      expect(expectProblem(res, 400, 'validationFailed').errors).toEqual([
+        { pointer: '#/after', detail: expect.stringContaining('after') },
+      ]);
     });
 
     it('answers a repeated after with 400 validationFailed', async () => {

@@ -1,3 +1,4 @@
+import { version as packageVersion } from '../../package.json';
 import { clientFor, createAccount, startApp, TestApp } from '../support/app';
 
 describe('GET /v1/health', () => {
@@ -9,7 +10,7 @@ describe('GET /v1/health', () => {
 
   it('answers without a key, with the package version', async () => {
     const res = await t.http.get('/v1/health').expect(200);
-    expect(res.body).toEqual({ status: 'ok', version: require('../../package.json').version, checks: { database: 'up', redis: 'up' } });
+    expect(res.body).toEqual({ status: 'ok', version: packageVersion, checks: { database: 'up', redis: 'up' } });
     expect(res.headers['x-request-id']).toBeDefined();
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();
   });

@@ -94,7 +94,12 @@ describe('HTTP conventions', () => {
       });
       expect(res.status).toBe(415);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(res.body).toMatchObject({ status: 415, code: 'unsupportedMediaType', instance: '/v1/test-probe/bodies', requestId: res.headers['x-request-id'] });
+      expect(res.body).toMatchObject({
+        status: 415,
+        code: 'unsupportedMediaType',
+        instance: '/v1/test-probe/bodies',
+        requestId: res.headers['x-request-id'],
+      });
     });
 
     it('accepts application/json with a charset, and +json media types', async () => {
@@ -158,13 +163,26 @@ describe('HTTP conventions', () => {
 
     it('answers a body nesting deeper than 32 levels with 400 bodyTooDeep, however deep', async () => {
       // 32 levels get past the parser (and fail validation on the unknown field).
-      expectProblem(await api.post('/v1/test-probe/bodies').set('content-type', 'application/json').send(nested(32)).expect(400), 400, 'objectStrict');
+      expectProblem(
+        await api.post('/v1/test-probe/bodies').set('content-type', 'application/json').send(nested(32)).expect(400),
+        400,
+        'objectStrict',
+      );
       for (const levels of [33, 10_000, 150_000]) {
         const res = await api.post('/v1/test-probe/bodies').set('content-type', 'application/json').send(nested(levels)).expect(400);
         expect(expectProblem(res, 400, 'bodyTooDeep', '/v1/test-probe/bodies').detail).toContain('32');
       }
       const arrays = '['.repeat(50_000) + ']'.repeat(50_000);
-      expectProblem(await api.post('/v1/test-probe/things').set('idempotency-key', 'deep-1').set('content-type', 'application/json').send(arrays).expect(400), 400, 'bodyTooDeep');
+      expectProblem(
+        await api
+          .post('/v1/test-probe/things')
+          .set('idempotency-key', 'deep-1')
+          .set('content-type', 'application/json')
+          .send(arrays)
+          .expect(400),
+        400,
+        'bodyTooDeep',
+      );
     });
 
     it('answers an unexpected failure with a bare 500 that hides the internals', async () => {
@@ -173,7 +191,8 @@ describe('HTTP conventions', () => {
       expect(problem.requestId).toBe('trace-500');
       expect(Object.keys(problem).sort()).toEqual(['code', 'detail', 'instance', 'requestId', 'status', 'title', 'type']);
       const text = res.text;
-      for (const secret of ['hunter2', 'ECONNREFUSED', '10.0.0.7', 'secret.ts', 'at ', 'stack', 'Error']) expect(text).not.toContain(secret);
+      for (const secret of ['hunter2', 'ECONNREFUSED', '10.0.0.7', 'secret.ts', 'at ', 'stack', 'Error'])
+        expect(text).not.toContain(secret);
     });
 
     it('answers a path parameter with a malformed percent-encoding with 400, not 500', async () => {
@@ -207,11 +226,14 @@ describe('HTTP conventions', () => {
       expect(problem.errors).toHaveLength(2);
     });
 
-    it.each(['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'])('rejects the query parameter %s as unknown', async (name) => {
-      const res = await api.get(`/v1/events?${name}=1`).expect(400);
-      const problem = expectProblem(res, 400, 'objectStrict', '/v1/events');
-      expect(problem.errors).toEqual([{ pointer: `#/${name}`, detail: expect.stringContaining(name) }]);
-    });
+    it.each(['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'])(
+      'rejects the query parameter %s as unknown',
+      async (name) => {
+        const res = await api.get(`/v1/events?${name}=1`).expect(400);
+        const problem = expectProblem(res, 400, 'objectStrict', '/v1/events');
+        expect(problem.errors).toEqual([{ pointer: `#/${name}`, detail: expect.stringContaining(name) }]);
+      },
+    );
 
     it('rejects unknown parameters whatever their value or shape', async () => {
       for (const query of ['foo', 'foo=', 'foo[bar]=1', 'foo=1&foo=2']) {
@@ -258,22 +280,38 @@ describe('HTTP conventions', () => {
     const post = (body: unknown) => api.post('/v1/test-probe/bodies').send(body as object);
 
     it('accepts a valid nested body', async () => {
-      const body = { name: 'Seaside', taskGroups: [{ name: 'Kitchen', tasks: [{ label: 'Wipe', durationInMinutes: 5 }, { label: 'Mop' }] }] };
+      const body = {
+        name: 'Seaside',
+        taskGroups: [{ name: 'Kitchen', tasks: [{ label: 'Wipe', durationInMinutes: 5 }, { label: 'Mop' }] }],
+      };
       const res = await post(body).expect(201);
       expect(res.body).toEqual({ accountId: account.accountId, body });
     });
 
     it('names an unknown field at depth with a JSON pointer', async () => {
-      const res = await post({ name: 'Seaside', taskGroups: [{ name: 'K', tasks: [{ label: 'Wipe' }, { label: 'Mop', colour: 'red' }] }] }).expect(400);
+      const res = await post({
+        name: 'Seaside',
+        taskGroups: [{ name: 'K', tasks: [{ label: 'Wipe' }, { label: 'Mop', colour: 'red' }] }],
+      }).expect(400);
       const problem = expectProblem(res, 400, 'objectStrict', '/v1/test-probe/bodies');
-      expect(problem.errors).toEqual([{ pointer: '#/taskGroups/0/tasks/1/colour', detail: expect.stringContaining('taskGroups[0].tasks[1].colour') }]);
+      expect(problem.errors).toEqual([
+        { pointer: '#/taskGroups/0/tasks/1/colour', detail: expect.stringContaining('taskGroups[0].tasks[1].colour') },
+      ]);
       expect(problem.detail).toContain('taskGroups[0].tasks[1].colour');
     });
 
     it('names every unknown field at every depth at once', async () => {
-      const res = await post({ name: 'Seaside', extra: 1, taskGroups: [{ name: 'K', hue: 2, tasks: [{ label: 'Wipe', colour: 'red' }] }] }).expect(400);
+      const res = await post({
+        name: 'Seaside',
+        extra: 1,
+        taskGroups: [{ name: 'K', hue: 2, tasks: [{ label: 'Wipe', colour: 'red' }] }],
+      }).expect(400);
       const problem = expectProblem(res, 400, 'objectStrict');
-      expect(problem.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['#/extra', '#/taskGroups/0/hue', '#/taskGroups/0/tasks/0/colour']);
+      expect(problem.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual([
+        '#/extra',
+        '#/taskGroups/0/hue',
+        '#/taskGroups/0/tasks/0/colour',
+      ]);
     });
 
     it('prefers objectStrict over other failures', async () => {
@@ -282,12 +320,19 @@ describe('HTTP conventions', () => {
     });
 
     it.each(['__proto__', 'constructor'])('rejects a body field named %s as unknown', async (name) => {
-      const res = await api.post('/v1/test-probe/bodies').set('content-type', 'application/json').send(`{"name":"abc","${name}":{"x":1}}`).expect(400);
+      const res = await api
+        .post('/v1/test-probe/bodies')
+        .set('content-type', 'application/json')
+        .send(`{"name":"abc","${name}":{"x":1}}`)
+        .expect(400);
       expect(expectProblem(res, 400, 'objectStrict').errors).toEqual([{ pointer: `#/${name}`, detail: expect.any(String) }]);
     });
 
     it('reports each invalid field with its pointer and full path', async () => {
-      const res = await post({ name: 'ab', taskGroups: [{ name: 'K', tasks: [{ label: 7 }, { label: 'Mop', durationInMinutes: 1000 }] }] }).expect(400);
+      const res = await post({
+        name: 'ab',
+        taskGroups: [{ name: 'K', tasks: [{ label: 7 }, { label: 'Mop', durationInMinutes: 1000 }] }],
+      }).expect(400);
       const problem = expectProblem(res, 400, 'validationFailed');
       const byPointer = Object.fromEntries(problem.errors.map((e: { pointer: string; detail: string }) => [e.pointer, e.detail]));
       expect(Object.keys(byPointer).sort()).toEqual(['#/name', '#/taskGroups/0/tasks/0/label', '#/taskGroups/0/tasks/1/durationInMinutes']);
@@ -316,7 +361,11 @@ describe('HTTP conventions', () => {
     it.each([
       ['a list inside the list of groups', { name: 'abc', taskGroups: [[]] }, '#/taskGroups/0'],
       ['a list of groups inside the list', { name: 'abc', taskGroups: [[{ name: 'K', tasks: [] }]] }, '#/taskGroups/0'],
-      ['a list inside a nested list', { name: 'abc', taskGroups: [{ name: 'K', tasks: [{ label: 'Wipe' }, [{ label: 'Mop' }]] }] }, '#/taskGroups/0/tasks/1'],
+      [
+        'a list inside a nested list',
+        { name: 'abc', taskGroups: [{ name: 'K', tasks: [{ label: 'Wipe' }, [{ label: 'Mop' }]] }] },
+        '#/taskGroups/0/tasks/1',
+      ],
     ])('rejects %s (class-validator alone lets it through)', async (_label, body, pointer) => {
       const res = await post(body).expect(400);
       const problem = expectProblem(res, 400, 'validationFailed');

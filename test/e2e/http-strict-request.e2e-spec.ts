@@ -69,7 +69,12 @@ describe('routes without a query or body DTO are strict too', () => {
 
   it.each([
     ['GET a property', 'get', (): string => `/v1/properties/${propertyId}?expand=pictures`, ['expand']],
-    ['the unpaginated checklist list', 'get', (): string => `/v1/properties/${propertyId}/checklists?limit=5&cursor=abc`, ['cursor', 'limit']],
+    [
+      'the unpaginated checklist list',
+      'get',
+      (): string => `/v1/properties/${propertyId}/checklists?limit=5&cursor=abc`,
+      ['cursor', 'limit'],
+    ],
     ['the unpaginated webhook list', 'get', (): string => `/v1/webhooks?limit=5`, ['limit']],
     ['DELETE a picture', 'delete', (): string => `/v1/propertyPictures/pic_unknown?force=true`, ['force']],
     ['disable a checklist', 'post', (): string => `/v1/checklists/${checklistId}/disable?now=1`, ['now']],
@@ -148,16 +153,31 @@ describe('requests Node refuses before any route', () => {
   it('malformed HTTP is a 400 problem document', async () => {
     const res = await rawExchange('GARBAGE\r\n\r\n');
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ status: 400, code: 'badRequest', type: expect.stringMatching(/\/badRequest$/), requestId: expect.any(String) });
+    expect(res.body).toMatchObject({
+      status: 400,
+      code: 'badRequest',
+      type: expect.stringMatching(/\/badRequest$/),
+      requestId: expect.any(String),
+    });
   });
 });
 
 describe('strings PostgreSQL cannot hold as sent', () => {
   it.each([
     ['a lone surrogate in a value', { name: '\ud800abc' }, '#/name', 'name contains a lone UTF-16 surrogate'],
-    ['a lone low surrogate deep in a list', { details: { otherAttributes: [{ label: 'View', value: ['sea', 'x\udc00'] }] } }, '#/details/otherAttributes/0/value/1', 'details.otherAttributes[0].value[1] contains a lone UTF-16 surrogate'],
+    [
+      'a lone low surrogate deep in a list',
+      { details: { otherAttributes: [{ label: 'View', value: ['sea', 'x\udc00'] }] } },
+      '#/details/otherAttributes/0/value/1',
+      'details.otherAttributes[0].value[1] contains a lone UTF-16 surrogate',
+    ],
     ['U+0000 in a value', { tags: ['ok', 'a\u0000b'] }, '#/tags/1', 'tags[1] contains U+0000'],
-    ['U+0000 in a field name', { details: { 'wi\u0000fi': 'x' } }, '#/details/wi\u0000fi', 'details.wi\u0000fi has a name that contains U+0000'],
+    [
+      'U+0000 in a field name',
+      { details: { 'wi\u0000fi': 'x' } },
+      '#/details/wi\u0000fi',
+      'details.wi\u0000fi has a name that contains U+0000',
+    ],
   ])('%s is a 400 invalidCharacters naming it, and nothing is stored', async (_label, overrides, pointer, start) => {
     const body = validProperty(overrides);
     const res = await api.post('/v1/properties').send(body).expect(400);
@@ -168,7 +188,10 @@ describe('strings PostgreSQL cannot hold as sent', () => {
   });
 
   it('characters outside the BMP (surrogate pairs) are stored and returned as sent', async () => {
-    const created = await api.post('/v1/properties').send(validProperty({ name: 'Casa 😀 𝄞' })).expect(201);
+    const created = await api
+      .post('/v1/properties')
+      .send(validProperty({ name: 'Casa 😀 𝄞' }))
+      .expect(201);
     expect(created.body.name).toBe('Casa 😀 𝄞');
     expect((await api.get(`/v1/properties/${created.body.propertyId}`).expect(200)).body.name).toBe('Casa 😀 𝄞');
   });

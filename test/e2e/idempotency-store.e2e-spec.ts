@@ -137,9 +137,18 @@ describe('IdempotencyStore (PostgreSQL)', () => {
   it('lets an expired key be claimed afresh, for any request', async () => {
     const key = newKey();
     await complete(await claimed(account.accountId, key), { id: 'old' });
-    await db.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE account_id = $1 AND key = $2`, [account.accountId, key]);
+    await db.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE account_id = $1 AND key = $2`, [
+      account.accountId,
+      key,
+    ]);
     const fresh = await claimed(account.accountId, key, FP_B);
-    expect(await row(account.accountId, key)).toMatchObject({ fingerprint: FP_B, lock_token: fresh.lockToken, completed_at: null, response_body: null, response_status: null });
+    expect(await row(account.accountId, key)).toMatchObject({
+      fingerprint: FP_B,
+      lock_token: fresh.lockToken,
+      completed_at: null,
+      response_body: null,
+      response_status: null,
+    });
     await complete(fresh, { id: 'new' });
     expect(await store.claim(account.accountId, key, FP_B)).toEqual({ kind: 'replay', status: 201, body: { id: 'new' } });
   });
@@ -147,9 +156,15 @@ describe('IdempotencyStore (PostgreSQL)', () => {
   it('takes over a claim abandoned for over a minute; the old holder can no longer complete', async () => {
     const key = newKey();
     const old = await claimed(account.accountId, key);
-    await db.query(`UPDATE idempotency_keys SET locked_at = now() - interval '59 seconds' WHERE account_id = $1 AND key = $2`, [account.accountId, key]);
+    await db.query(`UPDATE idempotency_keys SET locked_at = now() - interval '59 seconds' WHERE account_id = $1 AND key = $2`, [
+      account.accountId,
+      key,
+    ]);
     expect((await domainErrorOf(store.claim(account.accountId, key, FP_A))).code).toBe('idempotencyKeyInProgress');
-    await db.query(`UPDATE idempotency_keys SET locked_at = now() - interval '61 seconds' WHERE account_id = $1 AND key = $2`, [account.accountId, key]);
+    await db.query(`UPDATE idempotency_keys SET locked_at = now() - interval '61 seconds' WHERE account_id = $1 AND key = $2`, [
+      account.accountId,
+      key,
+    ]);
     const taken = await claimed(account.accountId, key);
     expect(taken.lockToken).not.toBe(old.lockToken);
     await expect(complete(old, { by: 'old' })).rejects.toBeInstanceOf(ConflictError);
@@ -179,7 +194,10 @@ describe('IdempotencyStore (PostgreSQL)', () => {
   it('lets exactly one of many concurrent claims on an expired key win', async () => {
     const key = newKey();
     await complete(await claimed(account.accountId, key), {});
-    await db.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE account_id = $1 AND key = $2`, [account.accountId, key]);
+    await db.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE account_id = $1 AND key = $2`, [
+      account.accountId,
+      key,
+    ]);
     const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => store.claim(account.accountId, key, FP_A)));
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
   });
@@ -190,7 +208,10 @@ describe('IdempotencyStore (PostgreSQL)', () => {
     const dead = newKey();
     await claimed(other.accountId, live);
     await claimed(other.accountId, dead);
-    await db.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 hour' WHERE account_id = $1 AND key = $2`, [other.accountId, dead]);
+    await db.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 hour' WHERE account_id = $1 AND key = $2`, [
+      other.accountId,
+      dead,
+    ]);
     expect(await store.deleteExpired()).toBeGreaterThanOrEqual(1);
     expect(await row(other.accountId, dead)).toBeUndefined();
     expect(await row(other.accountId, live)).toBeDefined();
@@ -236,7 +257,10 @@ describe('IdempotencyStore (PostgreSQL)', () => {
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.body).toEqual(first.body);
 
-      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND client_request_id = $2`, [caller.accountId, key]);
+      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND client_request_id = $2`, [
+        caller.accountId,
+        key,
+      ]);
       expect(n).toBe(1);
       const lastId = (await db.query(`SELECT id FROM events WHERE account_id = $1 ORDER BY id DESC LIMIT 1`, [caller.accountId]))[0].id;
       await waitUntilInFeed(t, lastId);
@@ -255,15 +279,29 @@ describe('IdempotencyStore (PostgreSQL)', () => {
     it('treats bodies that differ only in JSON whitespace as the same request', async () => {
       const api = clientFor(t, caller);
       const key = newKey();
-      await api.post('/v1/test-probe/things').set('idempotency-key', key).set('content-type', 'application/json').send('{"name":"same"}').expect(201);
-      const again = await api.post('/v1/test-probe/things').set('idempotency-key', key).set('content-type', 'application/json').send('{ "name" : "same" }').expect(201);
+      await api
+        .post('/v1/test-probe/things')
+        .set('idempotency-key', key)
+        .set('content-type', 'application/json')
+        .send('{"name":"same"}')
+        .expect(201);
+      const again = await api
+        .post('/v1/test-probe/things')
+        .set('idempotency-key', key)
+        .set('content-type', 'application/json')
+        .send('{ "name" : "same" }')
+        .expect(201);
       expect(again.headers['idempotent-replayed']).toBe('true');
     });
 
     it('scopes a key to the account', async () => {
       const key = newKey();
       const a = await clientFor(t, caller).post('/v1/test-probe/things').set('idempotency-key', key).send({ name: 'mine' }).expect(201);
-      const b = await clientFor(t, await createAccount(t)).post('/v1/test-probe/things').set('idempotency-key', key).send({ name: 'mine' }).expect(201);
+      const b = await clientFor(t, await createAccount(t))
+        .post('/v1/test-probe/things')
+        .set('idempotency-key', key)
+        .send({ name: 'mine' })
+        .expect(201);
       expect(b.headers['idempotent-replayed']).toBeUndefined();
       expect(b.body.id).not.toBe(a.body.id);
     });
@@ -278,13 +316,21 @@ describe('IdempotencyStore (PostgreSQL)', () => {
     });
 
     it('accepts a 255-character key', async () => {
-      await clientFor(t, caller).post('/v1/test-probe/things').set('idempotency-key', 'k'.repeat(219) + randomUUID()).send({ name: 'x' }).expect(201);
+      await clientFor(t, caller)
+        .post('/v1/test-probe/things')
+        .set('idempotency-key', 'k'.repeat(219) + randomUUID())
+        .send({ name: 'x' })
+        .expect(201);
     });
 
     it('frees the key when the request fails validation, so the corrected request can use it', async () => {
       const api = clientFor(t, caller);
       const key = newKey();
-      expectProblem(await api.post('/v1/test-probe/things').set('idempotency-key', key).send({ name: 'x', extra: 1 }).expect(400), 400, 'objectStrict');
+      expectProblem(
+        await api.post('/v1/test-probe/things').set('idempotency-key', key).send({ name: 'x', extra: 1 }).expect(400),
+        400,
+        'objectStrict',
+      );
       expect(await row(caller.accountId, key)).toBeUndefined();
       await api.post('/v1/test-probe/things').set('idempotency-key', key).send({ name: 'fixed' }).expect(201);
     });
@@ -292,10 +338,21 @@ describe('IdempotencyStore (PostgreSQL)', () => {
     it('frees the key when the use case fails, and stores nothing of it', async () => {
       const api = clientFor(t, caller);
       const key = newKey();
-      expectProblem(await api.post('/v1/test-probe/things').set('idempotency-key', key).send({ name: 'conflict' }).expect(409), 409, 'conflict');
-      expectProblem(await api.post('/v1/test-probe/things').set('idempotency-key', key).send({ name: 'fail' }).expect(500), 500, 'internal');
+      expectProblem(
+        await api.post('/v1/test-probe/things').set('idempotency-key', key).send({ name: 'conflict' }).expect(409),
+        409,
+        'conflict',
+      );
+      expectProblem(
+        await api.post('/v1/test-probe/things').set('idempotency-key', key).send({ name: 'fail' }).expect(500),
+        500,
+        'internal',
+      );
       expect(await row(caller.accountId, key)).toBeUndefined();
-      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND client_request_id = $2`, [caller.accountId, key]);
+      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND client_request_id = $2`, [
+        caller.accountId,
+        key,
+      ]);
       expect(n).toBe(0);
       const ok = await api.post('/v1/test-probe/things').set('idempotency-key', key).send({ name: 'works' }).expect(201);
       expect(ok.body.clientRequestId).toBe(key);
@@ -304,7 +361,9 @@ describe('IdempotencyStore (PostgreSQL)', () => {
     it('runs concurrent duplicates once: the others get 409 in progress or the replay', async () => {
       const api = clientFor(t, caller);
       const key = newKey();
-      const responses = await Promise.all(Array.from({ length: 6 }, () => api.post('/v1/test-probe/things').set('idempotency-key', key).send({ name: 'race' })));
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, () => api.post('/v1/test-probe/things').set('idempotency-key', key).send({ name: 'race' })),
+      );
       const created = responses.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined);
       expect(created).toHaveLength(1);
       for (const r of responses) {
@@ -312,12 +371,19 @@ describe('IdempotencyStore (PostgreSQL)', () => {
         if (r.status === 201) expect(r.body).toEqual(created[0].body);
         else expectProblem(r, 409, 'idempotencyKeyInProgress');
       }
-      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND client_request_id = $2`, [caller.accountId, key]);
+      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND client_request_id = $2`, [
+        caller.accountId,
+        key,
+      ]);
       expect(n).toBe(1);
     });
 
     it('uses a generated clientRequestId without a key, and never stores a record', async () => {
-      const res = await clientFor(t, caller).post('/v1/test-probe/things').set('x-request-id', 'rid-123').send({ name: 'plain' }).expect(201);
+      const res = await clientFor(t, caller)
+        .post('/v1/test-probe/things')
+        .set('x-request-id', 'rid-123')
+        .send({ name: 'plain' })
+        .expect(201);
       expect(res.body.clientRequestId).toBe('req_rid-123');
     });
   });

@@ -29,7 +29,11 @@ describe('property events and idempotency', () => {
         .send(validProperty({ details: { access: 'a', disableRemindersAutomation: true } }))
         .expect(201);
       const id = created.body.propertyId;
-      const updated = await evApi.patch(`/v1/properties/${id}`).set('x-request-id', 'req-update-1').send({ name: 'New name', details: { disableRemindersAutomation: false } }).expect(200);
+      const updated = await evApi
+        .patch(`/v1/properties/${id}`)
+        .set('x-request-id', 'req-update-1')
+        .send({ name: 'New name', details: { disableRemindersAutomation: false } })
+        .expect(200);
       await evApi.delete(`/v1/properties/${id}`).expect(204);
 
       const events = await feedEvents(evApi, { atLeast: 3 });
@@ -44,10 +48,18 @@ describe('property events and idempotency', () => {
       expect(del.results).toEqual([updated.body]);
       expect(JSON.stringify(events)).not.toContain('disableRemindersAutomation');
       // A failed write, or an update with nothing in it, emits nothing.
-      await evApi.post('/v1/properties').send(validProperty({ beds: -1 })).expect(400);
+      await evApi
+        .post('/v1/properties')
+        .send(validProperty({ beds: -1 }))
+        .expect(400);
       const kept = await evApi.post('/v1/properties').send(validProperty()).expect(201);
       await evApi.patch(`/v1/properties/${kept.body.propertyId}`).send({}).expect(200);
-      expect((await feedEvents(evApi, { atLeast: 4 })).map((e) => e.eventName)).toEqual(['property.create', 'property.update', 'property.delete', 'property.create']);
+      expect((await feedEvents(evApi, { atLeast: 4 })).map((e) => e.eventName)).toEqual([
+        'property.create',
+        'property.update',
+        'property.delete',
+        'property.create',
+      ]);
     });
   });
 
@@ -88,7 +100,9 @@ describe('property events and idempotency', () => {
       const res = await api.post('/v1/properties').set('Idempotency-Key', key).send(body).expect(409);
       expect(res.body.code).toBe('idempotencyKeyInProgress');
       await api.get(`/v1/properties?limit=100`).expect(200);
-      const [row] = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM properties WHERE account_id = $1 AND source_id = $2`, [account.accountId, body.sourceId]);
+      const [row] = await t.app
+        .get(DataSource)
+        .query(`SELECT count(*)::int AS n FROM properties WHERE account_id = $1 AND source_id = $2`, [account.accountId, body.sourceId]);
       expect(row.n).toBe(0);
     });
 
@@ -104,7 +118,11 @@ describe('property events and idempotency', () => {
     it('a failed request does not consume the key', async () => {
       const key = `idem-${uniq()}`;
       const body = validProperty();
-      await api.post('/v1/properties').set('Idempotency-Key', key).send({ ...body, beds: 'two' }).expect(400);
+      await api
+        .post('/v1/properties')
+        .set('Idempotency-Key', key)
+        .send({ ...body, beds: 'two' })
+        .expect(400);
       const ok = await api.post('/v1/properties').set('Idempotency-Key', key).send(body).expect(201);
       expect(ok.headers['idempotent-replayed']).toBeUndefined();
       // A conflict (409) is a failure too: the key stays usable.

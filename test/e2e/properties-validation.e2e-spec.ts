@@ -14,7 +14,9 @@ describe('property validation', () => {
   describe('limits at their bounds', () => {
     const s = (n: number) => 'x'.repeat(n);
     const attr = (over: Record<string, unknown>) => ({ details: { otherAttributes: [{ label: 'L', value: 'v', ...over }] } });
-    const bed = (over: Record<string, unknown>) => ({ bedDetails: [{ bedType: 'queen', twinable: false, displayLabel: 'Q', quantity: 1, ...over }] });
+    const bed = (over: Record<string, unknown>) => ({
+      bedDetails: [{ bedType: 'queen', twinable: false, displayLabel: 'Q', quantity: 1, ...over }],
+    });
     const tags = (n: number) => ({ tags: Array.from({ length: n }, (_, i) => `tag${i}`) });
 
     type Case = [string, Record<string, unknown>, boolean, string?];
@@ -62,7 +64,18 @@ describe('property validation', () => {
       ['displayLabel 100', bed({ displayLabel: s(100) }), true],
       ['displayLabel 101', bed({ displayLabel: s(101) }), false, '#/bedDetails/0/displayLabel'],
       ['bedType unknown', bed({ bedType: 'hammock' }), false, '#/bedDetails/0/bedType'],
-      ['every bedType', { bedDetails: ['super-king', 'king', 'queen', 'twin', 'double', 'sofabed', 'child'].map((bedType) => ({ bedType, twinable: true, displayLabel: bedType, quantity: 1 })) }, true],
+      [
+        'every bedType',
+        {
+          bedDetails: ['super-king', 'king', 'queen', 'twin', 'double', 'sofabed', 'child'].map((bedType) => ({
+            bedType,
+            twinable: true,
+            displayLabel: bedType,
+            quantity: 1,
+          })),
+        },
+        true,
+      ],
       ['quantity 0', bed({ quantity: 0 }), false, '#/bedDetails/0/quantity'],
       ['quantity 1.5', bed({ quantity: 1.5 }), false, '#/bedDetails/0/quantity'],
       ['twinable as string', bed({ twinable: 'yes' }), false, '#/bedDetails/0/twinable'],
@@ -82,7 +95,12 @@ describe('property validation', () => {
       ['details as array', { details: [] }, false, '#/details'],
       ['details text of 5000', { details: { information: s(5000) } }, true],
       ['details text of 5001', { details: { information: s(5001) } }, false, '#/details/information'],
-      ['disableRemindersAutomation as string', { details: { disableRemindersAutomation: 'true' } }, false, '#/details/disableRemindersAutomation'],
+      [
+        'disableRemindersAutomation as string',
+        { details: { disableRemindersAutomation: 'true' } },
+        false,
+        '#/details/disableRemindersAutomation',
+      ],
       ['type as number', { type: 3 }, false, '#/type'],
       ['pictureUrl empty', { pictureUrl: '' }, false, '#/pictureUrl'],
     ];
@@ -129,9 +147,15 @@ describe('property validation', () => {
 
     it('rejects read-only fields sent on create and update', async () => {
       const created = await api.post('/v1/properties').send(validProperty()).expect(201);
-      const res = await api.post('/v1/properties').send(validProperty({ propertyId: 'prop_x', note: 'n', pictureUrls: [] })).expect(400);
+      const res = await api
+        .post('/v1/properties')
+        .send(validProperty({ propertyId: 'prop_x', note: 'n', pictureUrls: [] }))
+        .expect(400);
       expect(pointersOf(res)).toEqual(['#/note', '#/pictureUrls', '#/propertyId']);
-      const patch = await api.patch(`/v1/properties/${created.body.propertyId}`).send({ address: 'x', location: { latitude: 1, longitude: 2, z: 0 } }).expect(400);
+      const patch = await api
+        .patch(`/v1/properties/${created.body.propertyId}`)
+        .send({ address: 'x', location: { latitude: 1, longitude: 2, z: 0 } })
+        .expect(400);
       expect(patch.body.code).toBe('objectStrict');
       expect(pointersOf(patch)).toEqual(['#/address', '#/location/z']);
     });

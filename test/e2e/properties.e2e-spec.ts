@@ -77,19 +77,26 @@ describe('properties', () => {
       expect(JSON.stringify(got.body.details)).toBe(JSON.stringify(FULL_DETAILS));
 
       // Stored, just never returned.
-      const [row] = await t.app.get(DataSource).query(`SELECT disable_reminders_automation FROM properties WHERE id = $1`, [res.body.propertyId]);
+      const [row] = await t.app
+        .get(DataSource)
+        .query(`SELECT disable_reminders_automation FROM properties WHERE id = $1`, [res.body.propertyId]);
       expect(row.disable_reminders_automation).toBe(true);
     });
 
     it('returns null for optional fields never set and stores the flag as false by default', async () => {
       const res = await api.post('/v1/properties').send(validProperty()).expect(201);
       expect(res.body).toMatchObject({ tags: null, type: null, bedDetails: null, details: null, note: null, pictureUrls: [] });
-      const [row] = await t.app.get(DataSource).query(`SELECT disable_reminders_automation FROM properties WHERE id = $1`, [res.body.propertyId]);
+      const [row] = await t.app
+        .get(DataSource)
+        .query(`SELECT disable_reminders_automation FROM properties WHERE id = $1`, [res.body.propertyId]);
       expect(row.disable_reminders_automation).toBe(false);
     });
 
     it('accepts current IANA names the runtime resolves and an empty bedDetails list', async () => {
-      const res = await api.post('/v1/properties').send(validProperty({ timeZone: 'Asia/Kolkata', countryCode: 'IN', bedDetails: [] })).expect(201);
+      const res = await api
+        .post('/v1/properties')
+        .send(validProperty({ timeZone: 'Asia/Kolkata', countryCode: 'IN', bedDetails: [] }))
+        .expect(201);
       expect(res.body.timeZone).toBe('Asia/Kolkata');
       expect(res.body.address).toContain('India');
     });
@@ -119,7 +126,10 @@ describe('properties', () => {
         .expect(201);
       const id = created.body.propertyId;
 
-      const res = await api.patch(`/v1/properties/${id}`).send({ name: 'Renamed flat', details: { access: 'new', wifiName: 'net' } }).expect(200);
+      const res = await api
+        .patch(`/v1/properties/${id}`)
+        .send({ name: 'Renamed flat', details: { access: 'new', wifiName: 'net' } })
+        .expect(200);
       expect(res.body).toEqual({
         ...created.body,
         name: 'Renamed flat',
@@ -133,21 +143,36 @@ describe('properties', () => {
       const db = t.app.get(DataSource);
       const flag = async () => (await db.query(`SELECT disable_reminders_automation AS f FROM properties WHERE id = $1`, [id]))[0].f;
       expect(await flag()).toBe(true); // echoing details without the flag keeps it
-      await api.patch(`/v1/properties/${id}`).send({ details: { disableRemindersAutomation: false } }).expect(200);
+      await api
+        .patch(`/v1/properties/${id}`)
+        .send({ details: { disableRemindersAutomation: false } })
+        .expect(200);
       expect(await flag()).toBe(false);
-      await api.patch(`/v1/properties/${id}`).send({ details: { disableRemindersAutomation: true } }).expect(200);
+      await api
+        .patch(`/v1/properties/${id}`)
+        .send({ details: { disableRemindersAutomation: true } })
+        .expect(200);
       expect(await flag()).toBe(true);
     });
 
     it('replaces location (both coordinates) and re-derives the address; one coordinate is a 400', async () => {
       const created = await api.post('/v1/properties').send(validProperty()).expect(201);
       const id = created.body.propertyId;
-      const one = await api.patch(`/v1/properties/${id}`).send({ location: { latitude: 10 } }).expect(400);
+      const one = await api
+        .patch(`/v1/properties/${id}`)
+        .send({ location: { latitude: 10 } })
+        .expect(400);
       expect(pointersOf(one)).toEqual(['#/location/longitude']);
-      const other = await api.patch(`/v1/properties/${id}`).send({ location: { longitude: 10 } }).expect(400);
+      const other = await api
+        .patch(`/v1/properties/${id}`)
+        .send({ location: { longitude: 10 } })
+        .expect(400);
       expect(pointersOf(other)).toEqual(['#/location/latitude']);
 
-      const res = await api.patch(`/v1/properties/${id}`).send({ location: { latitude: -33.8688, longitude: 151.2093 }, countryCode: 'AU', timeZone: 'Australia/Sydney' }).expect(200);
+      const res = await api
+        .patch(`/v1/properties/${id}`)
+        .send({ location: { latitude: -33.8688, longitude: 151.2093 }, countryCode: 'AU', timeZone: 'Australia/Sydney' })
+        .expect(200);
       expect(res.body.location).toEqual({ latitude: -33.8688, longitude: 151.2093 });
       expect(res.body.address).toBe('33.8688° S, 151.2093° E, Australia (Australia/Sydney)');
       const tzOnly = await api.patch(`/v1/properties/${id}`).send({ timeZone: 'UTC' }).expect(200);
@@ -155,7 +180,10 @@ describe('properties', () => {
     });
 
     it('refuses null for required fields, clears optional ones with null, and validates like create', async () => {
-      const created = await api.post('/v1/properties').send(validProperty({ type: 'villa', tags: ['x'], details: { access: 'a' } })).expect(201);
+      const created = await api
+        .post('/v1/properties')
+        .send(validProperty({ type: 'villa', tags: ['x'], details: { access: 'a' } }))
+        .expect(201);
       const id = created.body.propertyId;
       const nulls = await api.patch(`/v1/properties/${id}`).send({ name: null, beds: null, location: null, countryCode: null }).expect(400);
       expect(pointersOf(nulls)).toEqual(['#/beds', '#/countryCode', '#/location', '#/name']);
@@ -170,7 +198,10 @@ describe('properties', () => {
 
     it('returns 404 for unknown ids', async () => {
       await api.patch('/v1/properties/prop_01ARZ3NDEKTSV4RRFFQ69G5FAV').send({ name: 'abc' }).expect(404);
-      await api.patch('/v1/properties/prop_01ARZ3NDEKTSV4RRFFQ69G5FAV').send({ location: { latitude: 1, longitude: 1 } }).expect(404);
+      await api
+        .patch('/v1/properties/prop_01ARZ3NDEKTSV4RRFFQ69G5FAV')
+        .send({ location: { latitude: 1, longitude: 1 } })
+        .expect(404);
     });
   });
 
@@ -263,7 +294,10 @@ describe('properties', () => {
     it('a duplicate sourceId on create is a 409 conflict carrying existingId', async () => {
       const body = validProperty();
       const first = await api.post('/v1/properties').send(body).expect(201);
-      const res = await api.post('/v1/properties').send({ ...body, name: 'Another' }).expect(409);
+      const res = await api
+        .post('/v1/properties')
+        .send({ ...body, name: 'Another' })
+        .expect(409);
       expect(res.body).toMatchObject({
         type: expect.stringMatching(/\/conflict$/),
         title: 'Conflict',
@@ -280,9 +314,15 @@ describe('properties', () => {
       const res = await api.patch(`/v1/properties/${b.body.propertyId}`).send({ sourceId: a.body.sourceId }).expect(409);
       expect(res.body).toMatchObject({ code: 'conflict', existingId: a.body.propertyId });
       await api.patch(`/v1/properties/${b.body.propertyId}`).send({ sourceId: b.body.sourceId }).expect(200);
-      const renamed = await api.patch(`/v1/properties/${b.body.propertyId}`).send({ sourceId: `renamed-${uniq()}` }).expect(200);
+      const renamed = await api
+        .patch(`/v1/properties/${b.body.propertyId}`)
+        .send({ sourceId: `renamed-${uniq()}` })
+        .expect(200);
       // The old sourceId is free again.
-      await api.post('/v1/properties').send(validProperty({ sourceId: b.body.sourceId })).expect(201);
+      await api
+        .post('/v1/properties')
+        .send(validProperty({ sourceId: b.body.sourceId }))
+        .expect(201);
       expect(renamed.body.sourceId).toMatch(/^renamed-/);
     });
 
@@ -306,7 +346,10 @@ describe('properties', () => {
       await api.patch(`/v1/properties/${id}`).send({ name: 'abc' }).expect(404);
       await api.delete(`/v1/properties/${id}`).expect(404);
       // Its sourceId can be used again.
-      await api.post('/v1/properties').send(validProperty({ sourceId: created.body.sourceId })).expect(201);
+      await api
+        .post('/v1/properties')
+        .send(validProperty({ sourceId: created.body.sourceId }))
+        .expect(201);
     });
   });
 
@@ -343,13 +386,20 @@ describe('properties', () => {
       const expected = { propertyId: created.body.propertyId, sourceId: created.body.sourceId };
       await expect(run(account.accountId, { propertyId: created.body.propertyId })).resolves.toEqual(expected);
       await expect(run(account.accountId, { sourcePropertyId: created.body.sourceId })).resolves.toEqual(expected);
-      await expect(run(account.accountId, {})).rejects.toMatchObject({ kind: 'invalid', extras: { errors: [{ pointer: '#/propertyId' }, { pointer: '#/sourcePropertyId' }] } });
-      await expect(run(account.accountId, { propertyId: created.body.propertyId, sourcePropertyId: created.body.sourceId })).rejects.toMatchObject({ kind: 'invalid' });
+      await expect(run(account.accountId, {})).rejects.toMatchObject({
+        kind: 'invalid',
+        extras: { errors: [{ pointer: '#/propertyId' }, { pointer: '#/sourcePropertyId' }] },
+      });
+      await expect(
+        run(account.accountId, { propertyId: created.body.propertyId, sourcePropertyId: created.body.sourceId }),
+      ).rejects.toMatchObject({ kind: 'invalid' });
       await expect(run(other.accountId, { propertyId: created.body.propertyId })).rejects.toMatchObject({
         kind: 'not_found',
         message: `Property with propertyId ${created.body.propertyId} was not found`,
       });
-      await expect(run(account.accountId, { sourcePropertyId: 'abc' })).rejects.toMatchObject({ message: 'Property with sourcePropertyId abc was not found' });
+      await expect(run(account.accountId, { sourcePropertyId: 'abc' })).rejects.toMatchObject({
+        message: 'Property with sourcePropertyId abc was not found',
+      });
     });
 
     it('a transaction that resolved a property makes a concurrent delete wait for it; after the delete it is a 404', async () => {
@@ -368,7 +418,9 @@ describe('properties', () => {
       expect(deletedAt).toBeGreaterThanOrEqual(releasedAt);
       const uow = t.app.get(UnitOfWork);
       const resolver = t.app.get(PropertyResolver);
-      await expect(uow.run(ctxOf(account.accountId), (tx) => resolver.resolve(tx, { propertyId: created.body.propertyId }))).rejects.toMatchObject({ kind: 'not_found' });
+      await expect(
+        uow.run(ctxOf(account.accountId), (tx) => resolver.resolve(tx, { propertyId: created.body.propertyId })),
+      ).rejects.toMatchObject({ kind: 'not_found' });
     });
 
     it('PATCH does not wait for a transaction holding the resolver lock (FOR KEY SHARE lets plain updates through)', async () => {

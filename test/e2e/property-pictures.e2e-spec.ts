@@ -77,7 +77,11 @@ async function startSource(): Promise<Source> {
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -115,11 +119,14 @@ describe('property pictures', () => {
 
   /** GET the served URL with a client's key, collecting the body as raw bytes. */
   const fetchContent = (client: ApiClient, url: string) =>
-    client.get(pathOf(url)).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    client
+      .get(pathOf(url))
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
 
   it('downloads a png, stores a copy, lists it on the property and serves the exact bytes to the key holder', async () => {
     const property = await createProperty(api);
@@ -165,7 +172,10 @@ describe('property pictures', () => {
 
   it('a picture whose stored copy has gone missing answers 404, not 500', async () => {
     const property = await createProperty(api);
-    const pic = await api.post('/v1/propertyPictures').send({ sourceId: 'lost', sourceUrl: `${source.url}/img.png`, propertyId: property.propertyId }).expect(201);
+    const pic = await api
+      .post('/v1/propertyPictures')
+      .send({ sourceId: 'lost', sourceUrl: `${source.url}/img.png`, propertyId: property.propertyId })
+      .expect(201);
     await t.app.get<BlobStore>(BLOB_STORE).delete(`pictures/${account.accountId}/${pic.body.pictureId}`);
     const res = await api.get(pathOf(pic.body.url)).expect(404);
     expect(res.body.code).toBe('notFound');
@@ -173,9 +183,15 @@ describe('property pictures', () => {
 
   it('accepts a jpeg, by sniffing the bytes rather than trusting the source Content-Type', async () => {
     const property = await createProperty(api);
-    const jpeg = await api.post('/v1/propertyPictures').send({ sourceId: 'j', sourceUrl: `${source.url}/img.jpg`, sourcePropertyId: property.sourceId }).expect(201);
+    const jpeg = await api
+      .post('/v1/propertyPictures')
+      .send({ sourceId: 'j', sourceUrl: `${source.url}/img.jpg`, sourcePropertyId: property.sourceId })
+      .expect(201);
     expect(jpeg.body).toMatchObject({ contentType: 'image/jpeg', byteSize: TINY_JPEG.length, propertyId: property.propertyId });
-    const mislabelled = await api.post('/v1/propertyPictures').send({ sourceId: 'p', sourceUrl: `${source.url}/png-labelled-as-text`, propertyId: property.propertyId }).expect(201);
+    const mislabelled = await api
+      .post('/v1/propertyPictures')
+      .send({ sourceId: 'p', sourceUrl: `${source.url}/png-labelled-as-text`, propertyId: property.propertyId })
+      .expect(201);
     expect(mislabelled.body.contentType).toBe('image/png');
     const got = await api.get(`/v1/properties/${property.propertyId}`).expect(200);
     expect(got.body.pictureUrls).toEqual([jpeg.body.url, mislabelled.body.url]);
@@ -183,7 +199,10 @@ describe('property pictures', () => {
 
   it('follows a redirect to an image', async () => {
     const property = await createProperty(api);
-    const res = await api.post('/v1/propertyPictures').send({ sourceId: 'r', sourceUrl: `${source.url}/redirect`, propertyId: property.propertyId }).expect(201);
+    const res = await api
+      .post('/v1/propertyPictures')
+      .send({ sourceId: 'r', sourceUrl: `${source.url}/redirect`, propertyId: property.propertyId })
+      .expect(201);
     expect(res.body).toMatchObject({ sourceUrl: `${source.url}/redirect`, byteSize: PNG.length, contentType: 'image/png' });
   });
 
@@ -193,7 +212,10 @@ describe('property pictures', () => {
     ['a redirect loop', '/loop', 'too_many_redirects', 'sourceUrl could not be downloaded: the URL redirected more than 3 times'],
   ])('refuses %s with a 400 that says why', async (_name, path, failure, detail) => {
     const property = await createProperty(api);
-    const res = await api.post('/v1/propertyPictures').send({ sourceId: `f-${uniq()}`, sourceUrl: `${source.url}${path}`, propertyId: property.propertyId }).expect(400);
+    const res = await api
+      .post('/v1/propertyPictures')
+      .send({ sourceId: `f-${uniq()}`, sourceUrl: `${source.url}${path}`, propertyId: property.propertyId })
+      .expect(400);
     expect(res.body).toMatchObject({ code: 'pictureDownloadFailed', failure, detail, errors: [{ pointer: '#/sourceUrl', detail }] });
     expect((await api.get(`/v1/properties/${property.propertyId}`).expect(200)).body.pictureUrls).toEqual([]);
   });
@@ -202,7 +224,10 @@ describe('property pictures', () => {
     const property = await createProperty(api);
     const closed = await startSource();
     await closed.close();
-    const res = await api.post('/v1/propertyPictures').send({ sourceId: 'u', sourceUrl: `${closed.url}/img.png`, propertyId: property.propertyId }).expect(400);
+    const res = await api
+      .post('/v1/propertyPictures')
+      .send({ sourceId: 'u', sourceUrl: `${closed.url}/img.png`, propertyId: property.propertyId })
+      .expect(400);
     expect(res.body).toMatchObject({ code: 'pictureDownloadFailed', failure: 'unreachable' });
     expect(res.body.detail).toMatch(/^sourceUrl could not be downloaded: the URL could not be reached/);
   });
@@ -218,17 +243,29 @@ describe('property pictures', () => {
 
     it('refuses an image larger than DOWNLOAD_MAX_BYTES and accepts one below', async () => {
       const property = await createProperty(limitedApi);
-      const res = await limitedApi.post('/v1/propertyPictures').send({ sourceId: 'big', sourceUrl: `${source.url}/big.png`, propertyId: property.propertyId }).expect(400);
+      const res = await limitedApi
+        .post('/v1/propertyPictures')
+        .send({ sourceId: 'big', sourceUrl: `${source.url}/big.png`, propertyId: property.propertyId })
+        .expect(400);
       expect(res.body).toMatchObject({ failure: 'too_large', detail: 'sourceUrl could not be downloaded: the image is larger than 1 KB' });
-      await limitedApi.post('/v1/propertyPictures').send({ sourceId: 'small', sourceUrl: `${source.url}/img.png`, propertyId: property.propertyId }).expect(201);
+      await limitedApi
+        .post('/v1/propertyPictures')
+        .send({ sourceId: 'small', sourceUrl: `${source.url}/img.png`, propertyId: property.propertyId })
+        .expect(201);
     });
 
     it('gives up on a slow source after DOWNLOAD_TIMEOUT_MS', async () => {
       const property = await createProperty(limitedApi);
       const started = Date.now();
-      const res = await limitedApi.post('/v1/propertyPictures').send({ sourceId: 'slow', sourceUrl: `${source.url}/slow.png`, propertyId: property.propertyId }).expect(400);
+      const res = await limitedApi
+        .post('/v1/propertyPictures')
+        .send({ sourceId: 'slow', sourceUrl: `${source.url}/slow.png`, propertyId: property.propertyId })
+        .expect(400);
       expect(Date.now() - started).toBeLessThan(1400);
-      expect(res.body).toMatchObject({ failure: 'timeout', detail: 'sourceUrl could not be downloaded: the URL did not answer within 0.4 s' });
+      expect(res.body).toMatchObject({
+        failure: 'timeout',
+        detail: 'sourceUrl could not be downloaded: the URL did not answer within 0.4 s',
+      });
     });
   });
 
@@ -242,12 +279,23 @@ describe('property pictures', () => {
     afterAll(() => strict.close());
 
     it.each([
-      ['an IP literal', (port: string) => `http://127.0.0.1:${port}/img.png`, 'sourceUrl is not allowed: host must be a domain name, not an IP address'],
-      ['localhost', (port: string) => `http://localhost:${port}/img.png`, 'sourceUrl is not allowed: host is a local, internal or cloud-metadata name'],
+      [
+        'an IP literal',
+        (port: string) => `http://127.0.0.1:${port}/img.png`,
+        'sourceUrl is not allowed: host must be a domain name, not an IP address',
+      ],
+      [
+        'localhost',
+        (port: string) => `http://localhost:${port}/img.png`,
+        'sourceUrl is not allowed: host is a local, internal or cloud-metadata name',
+      ],
     ])('refuses %s without fetching it', async (_name, build, detail) => {
       const property = await createProperty(strictApi);
       const before = source.hits.get('/img.png') ?? 0;
-      const res = await strictApi.post('/v1/propertyPictures').send({ sourceId: 's', sourceUrl: build(new URL(source.url).port), propertyId: property.propertyId }).expect(400);
+      const res = await strictApi
+        .post('/v1/propertyPictures')
+        .send({ sourceId: 's', sourceUrl: build(new URL(source.url).port), propertyId: property.propertyId })
+        .expect(400);
       expect(res.body).toMatchObject({ code: 'pictureDownloadFailed', failure: 'forbidden_url', detail });
       expect(source.hits.get('/img.png') ?? 0).toBe(before);
     });
@@ -295,16 +343,28 @@ describe('property pictures', () => {
 
   it('a second picture with the same sourceId on the same property is a 409 with existingId; another property may reuse it', async () => {
     const property = await createProperty(api);
-    const first = await api.post('/v1/propertyPictures').send({ sourceId: 'dup', sourceUrl: `${source.url}/img.png`, propertyId: property.propertyId }).expect(201);
+    const first = await api
+      .post('/v1/propertyPictures')
+      .send({ sourceId: 'dup', sourceUrl: `${source.url}/img.png`, propertyId: property.propertyId })
+      .expect(201);
     const before = source.hits.get('/img.jpg') ?? 0;
-    const dup = await api.post('/v1/propertyPictures').send({ sourceId: 'dup', sourceUrl: `${source.url}/img.jpg`, propertyId: property.propertyId }).expect(409);
+    const dup = await api
+      .post('/v1/propertyPictures')
+      .send({ sourceId: 'dup', sourceUrl: `${source.url}/img.jpg`, propertyId: property.propertyId })
+      .expect(409);
     expect(dup.body).toMatchObject({ code: 'conflict', title: 'Conflict', existingId: first.body.pictureId });
     expect(source.hits.get('/img.jpg') ?? 0).toBe(before);
     const second = await createProperty(api);
-    await api.post('/v1/propertyPictures').send({ sourceId: 'dup', sourceUrl: `${source.url}/img.png`, propertyId: second.propertyId }).expect(201);
+    await api
+      .post('/v1/propertyPictures')
+      .send({ sourceId: 'dup', sourceUrl: `${source.url}/img.png`, propertyId: second.propertyId })
+      .expect(201);
     // Delete first to replace.
     await api.delete(`/v1/propertyPictures/${first.body.pictureId}`).expect(204);
-    await api.post('/v1/propertyPictures').send({ sourceId: 'dup', sourceUrl: `${source.url}/img.jpg`, propertyId: property.propertyId }).expect(201);
+    await api
+      .post('/v1/propertyPictures')
+      .send({ sourceId: 'dup', sourceUrl: `${source.url}/img.jpg`, propertyId: property.propertyId })
+      .expect(201);
   });
 
   it('concurrent uploads of one sourceId: one 201, the rest 409, and no orphan copies', async () => {
@@ -312,7 +372,11 @@ describe('property pictures', () => {
     const racerApi = clientFor(t, racer);
     const property = await createProperty(racerApi);
     const results = await Promise.all(
-      Array.from({ length: 4 }, () => racerApi.post('/v1/propertyPictures').send({ sourceId: 'race', sourceUrl: `${source.url}/img.png`, propertyId: property.propertyId })),
+      Array.from({ length: 4 }, () =>
+        racerApi
+          .post('/v1/propertyPictures')
+          .send({ sourceId: 'race', sourceUrl: `${source.url}/img.png`, propertyId: property.propertyId }),
+      ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
     const winner = results.find((r) => r.status === 201)!.body.pictureId;
@@ -328,7 +392,10 @@ describe('property pictures', () => {
     const evAccount = await createAccount(t);
     const ev = clientFor(t, evAccount);
     const property = await createProperty(ev);
-    const pic = await ev.post('/v1/propertyPictures').send({ sourceId: 'd', sourceUrl: `${source.url}/img.png`, propertyId: property.propertyId }).expect(201);
+    const pic = await ev
+      .post('/v1/propertyPictures')
+      .send({ sourceId: 'd', sourceUrl: `${source.url}/img.png`, propertyId: property.propertyId })
+      .expect(201);
     await ev.get(pathOf(pic.body.url)).expect(200);
 
     await otherApi.delete(`/v1/propertyPictures/${pic.body.pictureId}`).expect(404);
@@ -342,7 +409,12 @@ describe('property pictures', () => {
     const gone = await ev.get(pathOf(pic.body.url)).expect(404);
     expect(gone.headers['content-type']).toContain('application/problem+json');
     const store = t.app.get<BlobStore>(BLOB_STORE);
-    expect(await eventually(() => store.get(`pictures/${evAccount.accountId}/${pic.body.pictureId}`), (v) => v === undefined)).toBeUndefined();
+    expect(
+      await eventually(
+        () => store.get(`pictures/${evAccount.accountId}/${pic.body.pictureId}`),
+        (v) => v === undefined,
+      ),
+    ).toBeUndefined();
 
     const events = await feedEvents(ev, { atLeast: 3 });
     expect(events.map((e) => e.eventName)).toEqual(['property.create', 'propertyPicture.create', 'propertyPicture.delete']);
@@ -354,8 +426,14 @@ describe('property pictures', () => {
     const evAccount = await createAccount(t);
     const ev = clientFor(t, evAccount);
     const property = await createProperty(ev);
-    const a = await ev.post('/v1/propertyPictures').send({ sourceId: 'a', sourceUrl: `${source.url}/img.png`, propertyId: property.propertyId }).expect(201);
-    const b = await ev.post('/v1/propertyPictures').send({ sourceId: 'b', sourceUrl: `${source.url}/img.jpg`, propertyId: property.propertyId }).expect(201);
+    const a = await ev
+      .post('/v1/propertyPictures')
+      .send({ sourceId: 'a', sourceUrl: `${source.url}/img.png`, propertyId: property.propertyId })
+      .expect(201);
+    const b = await ev
+      .post('/v1/propertyPictures')
+      .send({ sourceId: 'b', sourceUrl: `${source.url}/img.jpg`, propertyId: property.propertyId })
+      .expect(201);
     const before = (await ev.get(`/v1/properties/${property.propertyId}`).expect(200)).body;
     expect(before.pictureUrls).toEqual([a.body.url, b.body.url]);
 
@@ -364,7 +442,12 @@ describe('property pictures', () => {
     await ev.get(pathOf(b.body.url)).expect(404);
     const store = t.app.get<BlobStore>(BLOB_STORE);
     for (const id of [a.body.pictureId, b.body.pictureId]) {
-      expect(await eventually(() => store.get(`pictures/${evAccount.accountId}/${id}`), (v) => v === undefined)).toBeUndefined();
+      expect(
+        await eventually(
+          () => store.get(`pictures/${evAccount.accountId}/${id}`),
+          (v) => v === undefined,
+        ),
+      ).toBeUndefined();
     }
 
     const events = await feedEvents(ev, { atLeast: 6 });

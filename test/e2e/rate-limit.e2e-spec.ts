@@ -126,6 +126,8 @@ describe('daily quota', () => {
     expect(limited.headers['ratelimit-policy']).toBe('"burst";q=20;w=1, "daily";q=3;w=86400');
 
     // Another key is unaffected.
-    await clientFor(t, await createAccount(t)).get('/v1/events').expect(200);
+    await clientFor(t, await createAccount(t))
+      .get('/v1/events')
+      .expect(200);
   });
 });

@@ -7,9 +7,14 @@ const DIST = join(__dirname, '..', '..', 'dist');
 /** Runs a built entry point with the run's environment plus overrides (cwd outside the repo: no .env). */
 function runBuilt(entry: string, overrides: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(DIST, entry)], { env: { ...process.env, ...overrides }, cwd: tmpdir(), timeout: 20_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(DIST, entry)],
+      { env: { ...process.env, ...overrides }, cwd: tmpdir(), timeout: 20_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -25,7 +30,11 @@ describe('start-up with a bad configuration (built processes)', () => {
   });
 
   it('the API refuses ALLOW_PRIVATE_URLS=true in production in one line', async () => {
-    const result = await runBuilt('main.js', { NODE_ENV: 'production', CURSOR_SECRET: 'a-production-secret-of-32-chars!', ALLOW_PRIVATE_URLS: 'true' });
+    const result = await runBuilt('main.js', {
+      NODE_ENV: 'production',
+      CURSOR_SECRET: 'a-production-secret-of-32-chars!',
+      ALLOW_PRIVATE_URLS: 'true',
+    });
     expect(result.code).toBe(1);
     expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/ALLOW_PRIVATE_URLS: /)]);
   });

@@ -117,11 +117,18 @@ describe('webhook test deliveries and delivery log', () => {
       s = await create();
       ids = [];
       for (let i = 0; i < 5; i += 1) {
-        ids.push((await api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: `page.n${i}` }).expect(202)).body.deliveryId);
+        ids.push(
+          (
+            await api
+              .post(`/v1/webhooks/${s.id}/test`)
+              .send({ eventName: `page.n${i}` })
+              .expect(202)
+          ).body.deliveryId,
+        );
       }
     });
 
-    it('pages newest first; nextCursor is the last row\'s id', async () => {
+    it("pages newest first; nextCursor is the last row's id", async () => {
       const newestFirst = [...ids].reverse();
       const seen: string[] = [];
       let cursor: string | null = null;
@@ -158,12 +165,15 @@ describe('webhook test deliveries and delivery log', () => {
       expectProblem(await api.get(`/v1/webhooks/${s.id}/deliveries?after=${ids[0]}`), 400, 'objectStrict');
     });
 
-    it.each(['garbage', 'whd_01ARZ3NDEKTSV4RRFFQ69G5FAV', "' OR 1=1 --", 'whd_\u0000', 'x'.repeat(600)])('rejects the unknown cursor %j', async (cursor) => {
-      const res = await api.get(`/v1/webhooks/${s.id}/deliveries`).query({ cursor });
-      const code = cursor.length > 512 ? 'validationFailed' : 'invalidCursor';
-      const problem = expectProblem(res, 400, code);
-      if (code === 'invalidCursor') expect(problem.detail).toMatch(/restart the listing without it/);
-    });
+    it.each(['garbage', 'whd_01ARZ3NDEKTSV4RRFFQ69G5FAV', "' OR 1=1 --", 'whd_\u0000', 'x'.repeat(600)])(
+      'rejects the unknown cursor %j',
+      async (cursor) => {
+        const res = await api.get(`/v1/webhooks/${s.id}/deliveries`).query({ cursor });
+        const code = cursor.length > 512 ? 'validationFailed' : 'invalidCursor';
+        const problem = expectProblem(res, 400, code);
+        if (code === 'invalidCursor') expect(problem.detail).toMatch(/restart the listing without it/);
+      },
+    );
 
     it('rejects a delivery of another subscription as cursor', async () => {
       const sibling = await create();

@@ -53,11 +53,10 @@ describe('webhook URL rules without ALLOW_PRIVATE_URLS', () => {
     const url = 'https://hooks.example.com/in';
     await t.app
       .get(DataSource)
-      .query(`INSERT INTO webhook_subscriptions (id, account_id, url, event_filters, max_retries, signing_secret) VALUES ($1, $2, $3, '{*}', 5, 'secret')`, [
-        id,
-        accountId,
-        url,
-      ]);
+      .query(
+        `INSERT INTO webhook_subscriptions (id, account_id, url, event_filters, max_retries, signing_secret) VALUES ($1, $2, $3, '{*}', 5, 'secret')`,
+        [id, accountId, url],
+      );
     for (const [bad, detail] of cases) {
       const problem = expectProblem(await api.patch(`/v1/webhooks/${id}`).send({ url: bad }), 400, 'invalidWebhookUrl');
       expect(problem.detail).toMatch(detail);

@@ -28,7 +28,10 @@ describe('webhook subscriptions API', () => {
   describe('POST /v1/webhooks', () => {
     it('creates a subscription and shows its secret once, with the defaults', async () => {
       const url = hookUrl();
-      const res = await api.post('/v1/webhooks').send({ url, eventFilters: ['jobRequest.*', 'property.create'] }).expect(201);
+      const res = await api
+        .post('/v1/webhooks')
+        .send({ url, eventFilters: ['jobRequest.*', 'property.create'] })
+        .expect(201);
       expect(res.body).toEqual({
         id: expect.stringMatching(/^sub_[0-9A-Z]{26}$/),
         url,
@@ -58,7 +61,7 @@ describe('webhook subscriptions API', () => {
       expect(patched.body).toEqual(withoutSecret);
     });
 
-    it('lists an account\'s subscriptions only, in creation order', async () => {
+    it("lists an account's subscriptions only, in creation order", async () => {
       const account = clientFor(t, await createAccount(t));
       const a = await create({}, account);
       const b = await create({}, account);
@@ -126,15 +129,22 @@ describe('webhook subscriptions API', () => {
       const base = 'https://localhost/';
       const atBound = base + 'x'.repeat(2048 - base.length);
       expect((await create({ url: atBound })).url).toBe(atBound);
-      const problem = expectProblem(await api.post('/v1/webhooks').send({ url: `${atBound}y`, eventFilters: ['*'] }), 400, 'validationFailed');
+      const problem = expectProblem(
+        await api.post('/v1/webhooks').send({ url: `${atBound}y`, eventFilters: ['*'] }),
+        400,
+        'validationFailed',
+      );
       expect(problem.errors).toEqual([expect.objectContaining({ pointer: '#/url' })]);
     });
 
-    it.each(['not a url', '', 'ftp://localhost/x', 'https://user:pw@localhost/x', '/relative'])('rejects the url %j with a Webhook url detail', async (url) => {
-      const problem = expectProblem(await api.post('/v1/webhooks').send({ url, eventFilters: ['*'] }), 400, 'invalidWebhookUrl');
-      expect(problem.detail).toMatch(/^Webhook url /);
-      expect(problem.errors).toEqual([{ pointer: '#/url', detail: problem.detail }]);
-    });
+    it.each(['not a url', '', 'ftp://localhost/x', 'https://user:pw@localhost/x', '/relative'])(
+      'rejects the url %j with a Webhook url detail',
+      async (url) => {
+        const problem = expectProblem(await api.post('/v1/webhooks').send({ url, eventFilters: ['*'] }), 400, 'invalidWebhookUrl');
+        expect(problem.detail).toMatch(/^Webhook url /);
+        expect(problem.errors).toEqual([{ pointer: '#/url', detail: problem.detail }]);
+      },
+    );
 
     it('rejects unknown fields, naming each (objectStrict)', async () => {
       const res = await api.post('/v1/webhooks').send({ url: hookUrl(), eventFilters: ['*'], enabled: true, secret: 'x' });
@@ -158,7 +168,9 @@ describe('webhook subscriptions API', () => {
       expect(problem.existingId).toBe(first.id);
       expect(problem.title).toBe('Conflict');
       const spelled = url.replace('https://localhost/', 'HTTPS://LOCALHOST:443/') + '#x';
-      expect(expectProblem(await api.post('/v1/webhooks').send({ url: spelled, eventFilters: ['*'] }), 409, 'conflict').existingId).toBe(first.id);
+      expect(expectProblem(await api.post('/v1/webhooks').send({ url: spelled, eventFilters: ['*'] }), 409, 'conflict').existingId).toBe(
+        first.id,
+      );
     });
 
     it('lets another account use the same url', async () => {
@@ -177,7 +189,7 @@ describe('webhook subscriptions API', () => {
       }
     });
 
-    it('gives 409 with existingId when PATCH takes another subscription\'s url; its own url is fine', async () => {
+    it("gives 409 with existingId when PATCH takes another subscription's url; its own url is fine", async () => {
       const a = await create();
       const b = await create();
       const problem = expectProblem(await api.patch(`/v1/webhooks/${b.id}`).send({ url: a.url }), 409, 'conflict');
@@ -190,7 +202,10 @@ describe('webhook subscriptions API', () => {
   describe('PATCH /v1/webhooks/{webhookId}', () => {
     it('replaces eventFilters (not a union)', async () => {
       const s = await create({ eventFilters: ['jobRequest.*', 'comment.new'] });
-      const res = await api.patch(`/v1/webhooks/${s.id}`).send({ eventFilters: ['property.create'] }).expect(200);
+      const res = await api
+        .patch(`/v1/webhooks/${s.id}`)
+        .send({ eventFilters: ['property.create'] })
+        .expect(200);
       expect(res.body.eventFilters).toEqual(['property.create']);
       expect((await row(s.id)).event_filters).toEqual(['property.create']);
     });
@@ -216,7 +231,10 @@ describe('webhook subscriptions API', () => {
       expect(off.body.enabled).toBe(false);
       expect(off.body).not.toHaveProperty('disabledReason');
 
-      await db.query(`UPDATE webhook_subscriptions SET disabled_reason = 'auto_disabled_after_repeated_delivery_failures', consecutive_failures = 10 WHERE id = $1`, [s.id]);
+      await db.query(
+        `UPDATE webhook_subscriptions SET disabled_reason = 'auto_disabled_after_repeated_delivery_failures', consecutive_failures = 10 WHERE id = $1`,
+        [s.id],
+      );
       const listed = (await api.get('/v1/webhooks').expect(200)).body.data.find((x: { id: string }) => x.id === s.id);
       expect(listed).toMatchObject({ enabled: false, disabledReason: 'auto_disabled_after_repeated_delivery_failures' });
 
@@ -230,7 +248,10 @@ describe('webhook subscriptions API', () => {
     it('keeps the counter when enabled is not sent', async () => {
       const s = await create();
       await db.query(`UPDATE webhook_subscriptions SET consecutive_failures = 4 WHERE id = $1`, [s.id]);
-      await api.patch(`/v1/webhooks/${s.id}`).send({ eventFilters: ['a.b'] }).expect(200);
+      await api
+        .patch(`/v1/webhooks/${s.id}`)
+        .send({ eventFilters: ['a.b'] })
+        .expect(200);
       expect((await row(s.id)).consecutive_failures).toBe(4);
     });
 
@@ -296,7 +317,6 @@ describe('webhook subscriptions API', () => {
     });
   });
 
-
   describe('DELETE /v1/webhooks/{webhookId}', () => {
     it('deletes the subscription and its deliveries; every route then answers 404', async () => {
       const s = await create();
@@ -313,7 +333,7 @@ describe('webhook subscriptions API', () => {
   });
 
   describe('other accounts', () => {
-    it('answers 404 on every route for another account\'s subscription and changes nothing', async () => {
+    it("answers 404 on every route for another account's subscription and changes nothing", async () => {
       const s = await create();
       await expectNotFoundEverywhere(other, s.id);
       const stored = await row(s.id);

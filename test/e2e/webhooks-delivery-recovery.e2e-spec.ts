@@ -47,7 +47,11 @@ describe('webhook delivery recovery', () => {
     return r;
   }
 
-  async function insertEvent(accountId: string, eventName: string, extra: { createdAt?: string; dispatched?: boolean } = {}): Promise<string> {
+  async function insertEvent(
+    accountId: string,
+    eventName: string,
+    extra: { createdAt?: string; dispatched?: boolean } = {},
+  ): Promise<string> {
     const id = newId('event');
     await db.query(
       `INSERT INTO events (id, account_id, event_name, client_request_id, api_request_id, results, created_at, dispatched_at)
@@ -78,7 +82,8 @@ describe('webhook delivery recovery', () => {
     const modules = [...(t.app as unknown as { container: NestContainer }).container.getModules().values()];
     const providers = modules.flatMap((m) => [...m.providers.keys()]);
     expect(providers).toContain(WebhookQueue);
-    for (const processor of [WebhookDeliveryProcessor, WebhookDispatchProcessor, WebhookMaintenanceProcessor]) expect(providers).not.toContain(processor);
+    for (const processor of [WebhookDeliveryProcessor, WebhookDispatchProcessor, WebhookMaintenanceProcessor])
+      expect(providers).not.toContain(processor);
     expect(providers).toContain(getQueueToken(WEBHOOK_DELIVERY_QUEUE));
     expect(providers).not.toContain(getQueueToken(WEBHOOK_MAINTENANCE_QUEUE));
   });
@@ -96,7 +101,11 @@ describe('webhook delivery recovery', () => {
     await sleep(2_100);
     expect(await sweeper.sweep(scope)).toEqual({ events: 1, deliveriesCreated: 1, reenqueued: 0 });
     const [request] = await r.waitFor(1, 5_000);
-    expect(JSON.parse(request.rawBody)).toMatchObject({ eventName: 'property.create', results: [{ via: 'sql' }], clientRequestId: 'client_sql' });
+    expect(JSON.parse(request.rawBody)).toMatchObject({
+      eventName: 'property.create',
+      results: [{ via: 'sql' }],
+      clientRequestId: 'client_sql',
+    });
     const [event] = await db.query(`SELECT dispatched_at FROM events WHERE id = $1`, [eventId]);
     expect(event.dispatched_at).not.toBeNull();
 
@@ -155,7 +164,11 @@ describe('webhook delivery recovery', () => {
     await publishEvent(t, account.accountId, 'property.create');
     const [row] = await waitForFinalDeliveries(api, sub.id, 1);
     expect(row).toMatchObject({ status: 'failed_permanent', attemptCount: 1, nextRetryAt: null });
-    expect(row.attempts[0]).toMatchObject({ responseCode: null, responseSnippet: null, errorMessage: 'URL rule violation: must use https' });
+    expect(row.attempts[0]).toMatchObject({
+      responseCode: null,
+      responseSnippet: null,
+      errorMessage: 'URL rule violation: must use https',
+    });
 
     await api.post(`/v1/webhooks/${sub.id}/test`).send({ eventName: 'property.create' }).expect(202);
     const rows = await waitForFinalDeliveries(api, sub.id, 2);

@@ -9,14 +9,7 @@ import { validProperty } from '../support/properties';
 import { dropRedisPrefix } from '../support/test-env';
 import { sleep, waitUntil } from '../support/wait';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
-import {
-  deliveriesOf,
-  publishEvent,
-  subscribe,
-  subscriptionOf,
-  verifyWithLibrary,
-  waitForFinalDeliveries,
-} from '../support/webhooks';
+import { deliveriesOf, publishEvent, subscribe, subscriptionOf, verifyWithLibrary, waitForFinalDeliveries } from '../support/webhooks';
 import { subscriptionRow } from '../support/webhooks-api';
 import { startWorker, TestWorker } from '../support/worker';
 
@@ -74,7 +67,18 @@ describe('webhook delivery', () => {
     expect(request.path).toBe('/hook');
     // Only the spec's headers plus user-agent and what HTTP/1.1 itself needs.
     expect(Object.keys(request.headers).sort()).toEqual(
-      ['connection', 'content-length', 'content-type', 'host', 'user-agent', 'webhook-id', 'webhook-max-retries', 'webhook-retry-count', 'webhook-signature', 'webhook-timestamp'].sort(),
+      [
+        'connection',
+        'content-length',
+        'content-type',
+        'host',
+        'user-agent',
+        'webhook-id',
+        'webhook-max-retries',
+        'webhook-retry-count',
+        'webhook-signature',
+        'webhook-timestamp',
+      ].sort(),
     );
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['user-agent']).toMatch(/^PropertyOps-Webhooks\//);
@@ -100,15 +104,26 @@ describe('webhook delivery', () => {
     expect(Date.parse(body.notifiedAt)).toBeGreaterThanOrEqual(before - 5);
     expect(verifyWithLibrary(request, sub.signingSecret)).toEqual(body);
     // By hand, as docs/webhooks.md tells receivers: key = the secret string's bytes.
-    const byHand = createHmac('sha256', sub.signingSecret).update(`${request.headers['webhook-id']}.${timestamp}.${request.rawBody}`).digest('base64');
+    const byHand = createHmac('sha256', sub.signingSecret)
+      .update(`${request.headers['webhook-id']}.${timestamp}.${request.rawBody}`)
+      .digest('base64');
     expect(request.headers['webhook-signature']).toBe(`v1,${byHand}`);
     // Commit → delivery is quick (the fast path, not the sweep).
     expect(request.receivedAt.getTime() - before).toBeLessThan(1500);
 
     const [row] = await waitForFinalDeliveries(api, sub.id, 1);
-    expect(row).toMatchObject({ id: request.headers['webhook-id'], eventId: event.id, status: 'delivered', test: false, attemptCount: 1, nextRetryAt: null });
+    expect(row).toMatchObject({
+      id: request.headers['webhook-id'],
+      eventId: event.id,
+      status: 'delivered',
+      test: false,
+      attemptCount: 1,
+      nextRetryAt: null,
+    });
     expect(row.firstAttemptAt).toBe(row.lastAttemptAt);
-    expect(row.attempts).toEqual([{ at: row.firstAttemptAt, responseCode: 200, responseSnippet: 'ok', errorMessage: null, durationMs: expect.any(Number) }]);
+    expect(row.attempts).toEqual([
+      { at: row.firstAttemptAt, responseCode: 200, responseSnippet: 'ok', errorMessage: null, durationMs: expect.any(Number) },
+    ]);
   });
 
   it('delivers property.create from POST /v1/properties, clientRequestId echoing the Idempotency-Key', async () => {
@@ -125,7 +140,12 @@ describe('webhook delivery', () => {
       .expect(201);
     const [request] = await r.waitFor(1);
     const body = verifyWithLibrary(request, sub.signingSecret) as Record<string, any>;
-    expect(body).toMatchObject({ eventName: 'property.create', clientRequestId: key, apiRequestId: `req-${key}`, targetAccountId: own.accountId });
+    expect(body).toMatchObject({
+      eventName: 'property.create',
+      clientRequestId: key,
+      apiRequestId: `req-${key}`,
+      targetAccountId: own.accountId,
+    });
     expect(body.results).toEqual([created.body]);
   });
 
@@ -199,7 +219,13 @@ describe('webhook delivery', () => {
     expect(row).toMatchObject({ status: 'failed_permanent', attemptCount: 3, nextRetryAt: null });
     expect(row.attempts).toHaveLength(3);
     for (const attempt of row.attempts) {
-      expect(attempt).toEqual({ at: expect.any(String), responseCode: 500, responseSnippet: 'é'.repeat(512), errorMessage: 'non-2xx response (HTTP 500)', durationMs: expect.any(Number) });
+      expect(attempt).toEqual({
+        at: expect.any(String),
+        responseCode: 500,
+        responseSnippet: 'é'.repeat(512),
+        errorMessage: 'non-2xx response (HTTP 500)',
+        durationMs: expect.any(Number),
+      });
     }
     expect(r.requests.map((q) => q.headers['webhook-max-retries'])).toEqual(['2', '2', '2']);
     await sleep(500);
@@ -299,7 +325,8 @@ describe('webhook delivery', () => {
 
     const stranger = await createAccount(t);
     await publishEvent(t, stranger.accountId, 'property.create');
-    for (const name of ['property.create', 'jobRequest.completed', 'jobRequest.canceled', 'checklist.update']) await publishEvent(t, own.accountId, name);
+    for (const name of ['property.create', 'jobRequest.completed', 'jobRequest.canceled', 'checklist.update'])
+      await publishEvent(t, own.accountId, name);
 
     await all.waitFor(4);
     await sleep(400);
@@ -309,7 +336,8 @@ describe('webhook delivery', () => {
     expect(names(prefix)).toEqual(['jobRequest.canceled', 'jobRequest.completed']);
     expect(names(none)).toEqual([]);
     expect(names(both)).toEqual(['property.create']); // one delivery per event, however many filters match
-    for (const rcv of [exact, prefix, all, both]) rcv.requests.forEach((q) => expect(JSON.parse(q.rawBody).targetAccountId).toBe(own.accountId));
+    for (const rcv of [exact, prefix, all, both])
+      rcv.requests.forEach((q) => expect(JSON.parse(q.rawBody).targetAccountId).toBe(own.accountId));
   });
 
   it('keeps at most WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION requests in flight per subscription; a slow one does not hold up others', async () => {

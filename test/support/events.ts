@@ -26,7 +26,10 @@ export interface FeedWait {
  * The account's whole feed, oldest first (every page), read again until it is what the
  * test waits for; past the time-out it is returned as it is, for the test's assertions to judge.
  */
-export async function feedEvents(api: ApiClient, { atLeast = 0, until = () => true, timeoutMs = 5000 }: FeedWait = {}): Promise<FeedEvent[]> {
+export async function feedEvents(
+  api: ApiClient,
+  { atLeast = 0, until = () => true, timeoutMs = 5000 }: FeedWait = {},
+): Promise<FeedEvent[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const events = await wholeFeed(api);

@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+import { tmpdir } from 'node:os';
 import { Client } from 'pg';
 
 /**
@@ -60,6 +61,6 @@ export function testEnvironment(runId: string): Record<string, string> {
     RATE_LIMIT_PER_DAY: '1000000',
     WEBHOOK_RETRY_BASE_MS: '200',
     WEBHOOK_TIMEOUT_MS: '2000',
-    BLOB_STORAGE_DIR: `${require('node:os').tmpdir()}/property-ops-test-${runId}/blobs`,
+    BLOB_STORAGE_DIR: `${tmpdir()}/property-ops-test-${runId}/blobs`,
   };
 }

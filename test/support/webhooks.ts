@@ -12,7 +12,12 @@ import { createSubscription } from './webhooks-api';
 let seq = 0;
 
 /** Publishes one event the way a use case does: in a unit of work, heard by onCommitted after commit. */
-export async function publishEvent(t: TestApp, accountId: string, eventName: string, results: unknown[] = [{ n: ++seq }]): Promise<EventEntity> {
+export async function publishEvent(
+  t: TestApp,
+  accountId: string,
+  eventName: string,
+  results: unknown[] = [{ n: ++seq }],
+): Promise<EventEntity> {
   const ctx = { accountId, requestId: `req_test_${Date.now()}_${++seq}`, clientRequestId: `client_${seq}` };
   return t.app.get(UnitOfWork).run(ctx, (tx) => t.app.get(EventsService).publish(tx, eventName, results));
 }

@@ -44,7 +44,9 @@ export class Webhooks1763700400000 implements MigrationInterface {
         CHECK (test OR event_id IS NOT NULL)
       )`);
     // One delivery per (event, subscription): a second dispatch of the same event is a no-op.
-    await q.query(`CREATE UNIQUE INDEX webhook_deliveries_event_subscription_uq ON webhook_deliveries (event_id, subscription_id) WHERE event_id IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX webhook_deliveries_event_subscription_uq ON webhook_deliveries (event_id, subscription_id) WHERE event_id IS NOT NULL`,
+    );
     // The delivery log: a subscription's deliveries newest first.
     await q.query(`CREATE INDEX webhook_deliveries_log_idx ON webhook_deliveries (account_id, subscription_id, id DESC)`);
     // The sweep: pending deliveries whose retry is due.

@@ -31,7 +31,10 @@ export class AccountsService {
     });
   }
 
-  async setSubscriptionStatus(accountId: string, status: SubscriptionStatus): Promise<{ accountId: string; subscriptionStatus: SubscriptionStatus }> {
+  async setSubscriptionStatus(
+    accountId: string,
+    status: SubscriptionStatus,
+  ): Promise<{ accountId: string; subscriptionStatus: SubscriptionStatus }> {
     const result = await this.dataSource
       .getRepository(AccountEntity)
       .update({ id: accountId }, { subscriptionStatus: status, updatedAt: () => 'now()' });

@@ -21,7 +21,12 @@ function thrown(fn: () => unknown): DomainError {
 
 describe('taskGroupShapeIssues (a group has exactly one of sourcePictureUrl or tasks)', () => {
   it('accepts tasks only and picture only', () => {
-    expect(taskGroupShapeIssues([{ title: 'a', tasks: [{ label: 'abc' }] }, { title: 'b', sourcePictureUrl: 'https://x.test/p.png' }])).toEqual([]);
+    expect(
+      taskGroupShapeIssues([
+        { title: 'a', tasks: [{ label: 'abc' }] },
+        { title: 'b', sourcePictureUrl: 'https://x.test/p.png' },
+      ]),
+    ).toEqual([]);
   });
 
   it('rejects both with the spec message at the group sourcePictureUrl pointer', () => {
@@ -51,7 +56,12 @@ describe('taskGroupShapeIssues (a group has exactly one of sourcePictureUrl or t
 
 describe('mintTaskGroups', () => {
   const input = [
-    { title: 'Kitchen', sourceTaskGroupId: 'grp-1', verificationRequired: true, tasks: [{ label: 'Wipe', sourceTaskId: 't-1' }, { label: 'Mop' }] },
+    {
+      title: 'Kitchen',
+      sourceTaskGroupId: 'grp-1',
+      verificationRequired: true,
+      tasks: [{ label: 'Wipe', sourceTaskId: 't-1' }, { label: 'Mop' }],
+    },
     { title: 'Photo', sourcePictureUrl: 'https://x.test/p.png' },
   ];
 
@@ -65,7 +75,13 @@ describe('mintTaskGroups', () => {
       ['Wipe', 't-1'],
       ['Mop', null],
     ]);
-    expect(groups[1]).toMatchObject({ title: 'Photo', sourceTaskGroupId: null, verificationRequired: false, sourcePictureUrl: 'https://x.test/p.png', tasks: [] });
+    expect(groups[1]).toMatchObject({
+      title: 'Photo',
+      sourceTaskGroupId: null,
+      verificationRequired: false,
+      sourcePictureUrl: 'https://x.test/p.png',
+      tasks: [],
+    });
   });
 
   it('re-minting the same structure gives entirely new ids', () => {
@@ -100,14 +116,27 @@ describe('buildSnapshots', () => {
     description: null,
     disabledAt,
     taskGroups: [
-      { taskGroupId: `tgrp_${id}`, title: 'g', sourceTaskGroupId: null, verificationRequired: false, sourcePictureUrl: null, tasks: [{ taskId: `task_${id}`, label: 'abc', sourceTaskId: null }] },
+      {
+        taskGroupId: `tgrp_${id}`,
+        title: 'g',
+        sourceTaskGroupId: null,
+        verificationRequired: false,
+        sourcePictureUrl: null,
+        tasks: [{ taskId: `task_${id}`, label: 'abc', sourceTaskId: null }],
+      },
     ],
   });
 
   it('returns snapshots in request order', () => {
     const snapshots = buildSnapshots(['chk_b', 'chk_a'], [row('chk_a'), row('chk_b')]);
     expect(snapshots.map((s) => s.checklistId)).toEqual(['chk_b', 'chk_a']);
-    expect(snapshots[0]).toEqual({ checklistId: 'chk_b', propertyId: 'prop_1', title: 'Title chk_b', description: null, taskGroups: row('chk_b').taskGroups });
+    expect(snapshots[0]).toEqual({
+      checklistId: 'chk_b',
+      propertyId: 'prop_1',
+      title: 'Title chk_b',
+      description: null,
+      taskGroups: row('chk_b').taskGroups,
+    });
     expect(snapshots[0]).not.toHaveProperty('disabledAt');
   });
 

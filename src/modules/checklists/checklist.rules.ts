@@ -71,9 +71,11 @@ export function mintTaskGroups(groups: TaskGroupInput[], mint: (kind: 'taskGroup
     sourceTaskGroupId: group.sourceTaskGroupId ?? null,
     verificationRequired: group.verificationRequired ?? false,
     sourcePictureUrl: group.sourcePictureUrl ?? null,
-    tasks: (group.tasks ?? []).map(
-      (task): StoredTask => ({ taskId: mint('task'), label: task.label, sourceTaskId: task.sourceTaskId ?? null }),
-    ),
+    tasks: (group.tasks ?? []).map((task): StoredTask => ({
+      taskId: mint('task'),
+      label: task.label,
+      sourceTaskId: task.sourceTaskId ?? null,
+    })),
   }));
 }
 

@@ -106,10 +106,12 @@ export class ChecklistsRepository {
 
   /** Deletes the property's checklists and returns them oldest first (for their checklist.delete events). */
   async deleteByProperty(manager: EntityManager, accountId: string, propertyId: string): Promise<ChecklistEntity[]> {
-    const result: unknown = await manager.query(
-      `DELETE FROM checklists WHERE account_id = $1 AND property_id = $2 RETURNING ${COLUMNS}`,
-      [accountId, propertyId],
-    );
-    return returnedRows(result).map(toEntity).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const result: unknown = await manager.query(`DELETE FROM checklists WHERE account_id = $1 AND property_id = $2 RETURNING ${COLUMNS}`, [
+      accountId,
+      propertyId,
+    ]);
+    return returnedRows(result)
+      .map(toEntity)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 }

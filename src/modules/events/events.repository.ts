@@ -32,7 +32,12 @@ export class EventsRepository {
         ORDER BY id FOR UPDATE SKIP LOCKED`,
       [ids],
     );
-    return rows.map((r: Record<string, string>) => ({ id: r.id, accountId: r.account_id, eventName: r.event_name, createdAtExact: r.created_at_exact }));
+    return rows.map((r: Record<string, string>) => ({
+      id: r.id,
+      accountId: r.account_id,
+      eventName: r.event_name,
+      createdAtExact: r.created_at_exact,
+    }));
   }
 
   /** Webhook delivery: these events of these accounts (pairs), in no particular order; one query for a batch. */
@@ -74,7 +79,10 @@ export class EventsRepository {
 
   /** The feed position of an event of this account, or undefined when it does not exist (anymore). */
   async positionOf(accountId: string, eventId: string): Promise<{ txId: string; id: string } | undefined> {
-    const [row] = await this.dataSource.query(`SELECT tx_id::text AS tx_id, id FROM events WHERE account_id = $1 AND id = $2`, [accountId, eventId]);
+    const [row] = await this.dataSource.query(`SELECT tx_id::text AS tx_id, id FROM events WHERE account_id = $1 AND id = $2`, [
+      accountId,
+      eventId,
+    ]);
     return row ? { txId: row.tx_id, id: row.id } : undefined;
   }
 

@@ -37,7 +37,7 @@ export class EventsService {
       results,
     });
     if (this.listeners.length > 0) {
-      tx.afterCommit(() => Promise.all(this.listeners.map((listener) => listener([event]))));
+      tx.afterCommit(() => Promise.all(this.listeners.map(async (listener) => listener([event]))));
     }
     return event;
   }
@@ -72,7 +72,9 @@ export class EventsService {
       // Anything but an event id (garbage, U+0000, another kind's id) cannot be a position: no query needed.
       position = isIdOf('event', after) ? await this.repository.positionOf(accountId, after) : undefined;
       if (!position) {
-        throw new InvalidCursorError(`after=${after} is not an event of this account (it may be older than the 90-day retention); restart the feed without it`);
+        throw new InvalidCursorError(
+          `after=${after} is not an event of this account (it may be older than the 90-day retention); restart the feed without it`,
+        );
       }
     }
     const rows = await this.repository.listAfter(accountId, position, limit + 1);

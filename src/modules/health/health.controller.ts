@@ -26,8 +26,14 @@ export class HealthController {
   @Get()
   async health(@Res({ passthrough: true }) res: Response) {
     const [database, redis] = await Promise.all([
-      within(this.dataSource.query('SELECT 1'), CHECK_TIMEOUT_MS).then(() => 'up', () => 'down'),
-      within(this.redis.ping(), CHECK_TIMEOUT_MS).then(() => 'up', () => 'down'),
+      within(this.dataSource.query('SELECT 1'), CHECK_TIMEOUT_MS).then(
+        () => 'up',
+        () => 'down',
+      ),
+      within(this.redis.ping(), CHECK_TIMEOUT_MS).then(
+        () => 'up',
+        () => 'down',
+      ),
     ]);
     const ok = database === 'up' && redis === 'up';
     res.status(ok ? 200 : 503);

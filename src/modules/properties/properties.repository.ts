@@ -31,7 +31,12 @@ export class PropertiesRepository {
   }
 
   /** The picture of the property with this client sourceId (unique per property: property_pictures_source_uq). */
-  async findPictureIdBySourceId(manager: EntityManager, accountId: string, propertyId: string, sourceId: string): Promise<string | undefined> {
+  async findPictureIdBySourceId(
+    manager: EntityManager,
+    accountId: string,
+    propertyId: string,
+    sourceId: string,
+  ): Promise<string | undefined> {
     const row = await manager.findOne(PropertyPictureEntity, { where: { accountId, propertyId, sourceId }, select: { id: true } });
     return row?.id;
   }

@@ -40,7 +40,9 @@ describe('pictureFailureDetail', () => {
     expect(pictureFailureDetail('timeout', 'the URL did not answer within 10 s')).toBe(
       'sourceUrl could not be downloaded: the URL did not answer within 10 s',
     );
-    expect(pictureFailureDetail('too_large', 'the image is larger than 10 MB')).toBe('sourceUrl could not be downloaded: the image is larger than 10 MB');
+    expect(pictureFailureDetail('too_large', 'the image is larger than 10 MB')).toBe(
+      'sourceUrl could not be downloaded: the image is larger than 10 MB',
+    );
     expect(pictureFailureDetail('forbidden_url', 'host resolves to a non-public address')).toBe(
       'sourceUrl is not allowed: host resolves to a non-public address',
     );

@@ -19,13 +19,7 @@ export function sniffImageType(bytes: Uint8Array): ImageContentType | undefined 
 
 /** Why a picture could not be taken: the download failures of SafeDownloader plus "not an image". */
 export type PictureFailure =
-  | 'unreachable'
-  | 'timeout'
-  | 'too_large'
-  | 'http_status'
-  | 'forbidden_url'
-  | 'too_many_redirects'
-  | 'not_an_image';
+  'unreachable' | 'timeout' | 'too_large' | 'http_status' | 'forbidden_url' | 'too_many_redirects' | 'not_an_image';
 
 /**
  * The problem detail for a failure. `reason` is the downloader's human text

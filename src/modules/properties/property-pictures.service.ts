@@ -88,7 +88,12 @@ export class PropertyPicturesService implements OnModuleInit {
       await this.blobs.delete(storageKey).catch((e: Error) => this.logger.warn(`could not delete orphan blob ${storageKey}: ${e.message}`));
       if (property && isUniqueViolation(error, PICTURE_SOURCE_ID_CONSTRAINT)) {
         // A concurrent twin won the race after our pre-check; answer as the pre-check would have.
-        const twinId = await this.repository.findPictureIdBySourceId(this.dataSource.manager, ctx.accountId, property.propertyId, dto.sourceId);
+        const twinId = await this.repository.findPictureIdBySourceId(
+          this.dataSource.manager,
+          ctx.accountId,
+          property.propertyId,
+          dto.sourceId,
+        );
         throw duplicatePictureSourceId(dto.sourceId, property.propertyId, twinId ?? 'unknown');
       }
       throw error;
@@ -98,7 +103,10 @@ export class PropertyPicturesService implements OnModuleInit {
   async delete(ctx: RequestContext, pictureId: string): Promise<void> {
     await this.uow.run(ctx, async (tx) => {
       const picture = isIdOf('picture', pictureId)
-        ? await tx.manager.findOne(PropertyPictureEntity, { where: { accountId: ctx.accountId, id: pictureId }, lock: { mode: 'pessimistic_write' } })
+        ? await tx.manager.findOne(PropertyPictureEntity, {
+            where: { accountId: ctx.accountId, id: pictureId },
+            lock: { mode: 'pessimistic_write' },
+          })
         : null;
       if (!picture) throw new NotFoundError('Picture', pictureId);
       await this.remove(tx, [picture]);
@@ -144,7 +152,10 @@ export class PropertyPicturesService implements OnModuleInit {
   private async download(sourceUrl: string): Promise<{ bytes: Buffer; contentType: string }> {
     let bytes: Buffer;
     try {
-      ({ bytes } = await this.downloader.download(sourceUrl, { label: 'the image', accept: 'image/jpeg, image/png, image/webp, image/gif' }));
+      ({ bytes } = await this.downloader.download(sourceUrl, {
+        label: 'the image',
+        accept: 'image/jpeg, image/png, image/webp, image/gif',
+      }));
     } catch (error) {
       if (error instanceof DownloadError) throw pictureError(error.failure, error.message);
       throw error;

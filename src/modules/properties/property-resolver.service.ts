@@ -35,9 +35,7 @@ export class PropertyResolver {
     const hasId = ref.propertyId !== undefined && ref.propertyId !== null;
     const hasSource = ref.sourcePropertyId !== undefined && ref.sourcePropertyId !== null;
     if (hasId === hasSource) {
-      const detail = hasId
-        ? 'Send either propertyId or sourcePropertyId, not both'
-        : 'One of propertyId or sourcePropertyId is required';
+      const detail = hasId ? 'Send either propertyId or sourcePropertyId, not both' : 'One of propertyId or sourcePropertyId is required';
       const errors: FieldIssue[] = [
         { pointer: '#/propertyId', detail },
         { pointer: '#/sourcePropertyId', detail },

@@ -1,16 +1,9 @@
-import {
-  EVENT_NAME_MAX_LENGTH,
-  isValidEventFilter,
-  isValidEventName,
-  matchesEventFilter,
-  matchesEventFilters,
-} from './event-filter.rules';
+import { EVENT_NAME_MAX_LENGTH, isValidEventFilter, isValidEventName, matchesEventFilter, matchesEventFilters } from './event-filter.rules';
 
 describe('event filter rules', () => {
   describe('isValidEventName', () => {
-    it.each(['property.create', 'jobRequest.completed', 'comment.new', 'a.b', 'a1.b2.c3', 'X9.Y'])(
-      'accepts %s',
-      (name) => expect(isValidEventName(name)).toBe(true),
+    it.each(['property.create', 'jobRequest.completed', 'comment.new', 'a.b', 'a1.b2.c3', 'X9.Y'])('accepts %s', (name) =>
+      expect(isValidEventName(name)).toBe(true),
     );
 
     it.each([

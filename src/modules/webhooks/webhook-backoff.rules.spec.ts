@@ -30,7 +30,10 @@ describe('retryDelayMs', () => {
 describe('nextDeliveryState', () => {
   it('delivers on ok whatever the attempt number', () => {
     for (const attemptCount of [1, 3, 11]) {
-      expect(nextDeliveryState({ outcome: 'ok', attemptCount, maxRetries: 5, retryBaseMs: base, now })).toEqual({ status: 'delivered', nextRetryAt: null });
+      expect(nextDeliveryState({ outcome: 'ok', attemptCount, maxRetries: 5, retryBaseMs: base, now })).toEqual({
+        status: 'delivered',
+        nextRetryAt: null,
+      });
     }
   });
 
@@ -64,7 +67,9 @@ describe('nextDeliveryState', () => {
   });
 
   it('an attempt beyond the allowance (a late duplicate) is never retried again', () => {
-    expect(nextDeliveryState({ outcome: 'failed', attemptCount: 9, maxRetries: 5, retryBaseMs: base, now }).status).toBe('failed_permanent');
+    expect(nextDeliveryState({ outcome: 'failed', attemptCount: 9, maxRetries: 5, retryBaseMs: base, now }).status).toBe(
+      'failed_permanent',
+    );
   });
 
   it('success on the last allowed attempt still delivers', () => {

@@ -121,7 +121,7 @@ export class WebhookDeliveriesRepository {
         WHERE d.id = ANY($1::text[])`,
       [ids],
     );
-    const byId = new Map<string, DeliveryRow>(rows.map((r: Record<string, any>) => [r.id, toDeliveryRow(r)]));
+    const byId = new Map<string, DeliveryRow>((rows as DeliveryRecord[]).map((r) => [r.id, toDeliveryRow(r)]));
     return ids.map((id) => byId.get(id));
   }
 
@@ -210,7 +210,11 @@ export class WebhookDeliveriesRepository {
   }
 
   /** The retry sweep: pending deliveries overdue by more than `slackMs` (their job was lost), oldest first, optionally of some accounts only. */
-  async overdue(slackMs: number, limit: number, accountIds?: string[]): Promise<Array<{ id: string; subscriptionId: string; attemptCount: number }>> {
+  async overdue(
+    slackMs: number,
+    limit: number,
+    accountIds?: string[],
+  ): Promise<Array<{ id: string; subscriptionId: string; attemptCount: number }>> {
     const rows = await this.dataSource.query(
       `SELECT id, subscription_id, attempt_count FROM webhook_deliveries
         WHERE status = 'pending' AND next_retry_at < now() - make_interval(secs => $1::float8 / 1000)
@@ -218,7 +222,11 @@ export class WebhookDeliveriesRepository {
         ORDER BY next_retry_at LIMIT $2`,
       [slackMs, limit, accountIds ?? null],
     );
-    return rows.map((r: Record<string, unknown>) => ({ id: r.id as string, subscriptionId: r.subscription_id as string, attemptCount: r.attempt_count as number }));
+    return rows.map((r: Record<string, unknown>) => ({
+      id: r.id as string,
+      subscriptionId: r.subscription_id as string,
+      attemptCount: r.attempt_count as number,
+    }));
   }
 
   /** Retention: deletes one batch of deliveries created before `cutoff`; returns the count. */
@@ -231,7 +239,27 @@ export class WebhookDeliveriesRepository {
   }
 }
 
-function toDeliveryRow(r: Record<string, any>): DeliveryRow {
+/** A row of loadDeliveries' query, as the driver returns it. */
+interface DeliveryRecord {
+  id: string;
+  account_id: string;
+  subscription_id: string;
+  event_id: string | null;
+  event_name: string;
+  test: boolean;
+  test_payload: Record<string, unknown> | null;
+  status: DeliveryStatus;
+  attempt_count: number;
+  created_at: Date;
+  url: string;
+  enabled: boolean;
+  max_retries: number;
+  signing_secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+function toDeliveryRow(r: DeliveryRecord): DeliveryRow {
   return {
     id: r.id,
     accountId: r.account_id,

@@ -1,4 +1,13 @@
-import { buildEnvelope, capSnippet, deliveryHeaders, eventEnvelopeSource, isSuccessStatus, networkErrorMessage, responseErrorMessage, testEnvelopeSource } from './webhook-delivery.rules';
+import {
+  buildEnvelope,
+  capSnippet,
+  deliveryHeaders,
+  eventEnvelopeSource,
+  isSuccessStatus,
+  networkErrorMessage,
+  responseErrorMessage,
+  testEnvelopeSource,
+} from './webhook-delivery.rules';
 import { signPayload } from './webhook-signer.rules';
 
 const source = {
@@ -22,7 +31,16 @@ describe('buildEnvelope', () => {
 
   it('adds test: true after notifiedAt on synthetic deliveries', () => {
     const envelope = buildEnvelope(source, notifiedAt, { test: true });
-    expect(Object.keys(envelope)).toEqual(['clientRequestId', 'apiRequestId', 'targetAccountId', 'createdAt', 'eventName', 'results', 'notifiedAt', 'test']);
+    expect(Object.keys(envelope)).toEqual([
+      'clientRequestId',
+      'apiRequestId',
+      'targetAccountId',
+      'createdAt',
+      'eventName',
+      'results',
+      'notifiedAt',
+      'test',
+    ]);
     expect(envelope.test).toBe(true);
   });
 
@@ -33,7 +51,15 @@ describe('buildEnvelope', () => {
 });
 
 describe('deliveryHeaders', () => {
-  const input = { deliveryId: 'whd_1', body: '{"a":1}', now: new Date('2026-01-01T00:00:01.999Z'), secrets: ['new', 'old'], retryCount: 2, maxRetries: 5, userAgent: 'PropertyOps-Webhooks/1.2.3' };
+  const input = {
+    deliveryId: 'whd_1',
+    body: '{"a":1}',
+    now: new Date('2026-01-01T00:00:01.999Z'),
+    secrets: ['new', 'old'],
+    retryCount: 2,
+    maxRetries: 5,
+    userAgent: 'PropertyOps-Webhooks/1.2.3',
+  };
 
   it('sends exactly the spec headers plus user-agent, numbers as decimal strings, the timestamp in whole seconds', () => {
     expect(deliveryHeaders(input)).toEqual({
@@ -72,7 +98,13 @@ describe('eventEnvelopeSource', () => {
 describe('testEnvelopeSource', () => {
   const delivery = { id: 'whd_1', accountId: 'acc_1', eventName: 'jobRequest.completed', createdAt: new Date('2026-02-02T00:00:00Z') };
   it('takes the stored payload', () => {
-    const payload = { clientRequestId: 'c', apiRequestId: 'a', createdAt: '2026-02-02T00:00:00.100Z', eventName: 'jobRequest.completed', results: [{ x: 1 }] };
+    const payload = {
+      clientRequestId: 'c',
+      apiRequestId: 'a',
+      createdAt: '2026-02-02T00:00:00.100Z',
+      eventName: 'jobRequest.completed',
+      results: [{ x: 1 }],
+    };
     expect(testEnvelopeSource(payload, delivery)).toEqual({
       clientRequestId: 'c',
       apiRequestId: 'a',
@@ -118,7 +150,18 @@ describe('capSnippet', () => {
 
 describe('isSuccessStatus', () => {
   it('accepts 200-299 only', () => {
-    expect([199, 200, 201, 204, 299, 300, 301, 304, 400, 500].map(isSuccessStatus)).toEqual([false, true, true, true, true, false, false, false, false, false]);
+    expect([199, 200, 201, 204, 299, 300, 301, 304, 400, 500].map(isSuccessStatus)).toEqual([
+      false,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 

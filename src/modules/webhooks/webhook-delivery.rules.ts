@@ -126,7 +126,9 @@ export function isSuccessStatus(statusCode: number): boolean {
 export function responseErrorMessage(statusCode: number, location: string | undefined): string | null {
   if (isSuccessStatus(statusCode)) return null;
   if (statusCode >= 300 && statusCode <= 399) {
-    return location ? `redirect not followed (HTTP ${statusCode} to ${location.slice(0, 200)})` : `redirect not followed (HTTP ${statusCode})`;
+    return location
+      ? `redirect not followed (HTTP ${statusCode} to ${location.slice(0, 200)})`
+      : `redirect not followed (HTTP ${statusCode})`;
   }
   return `non-2xx response (HTTP ${statusCode})`;
 }

@@ -116,7 +116,12 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
 
     if (!work.subscription.enabled) {
       // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
-      const stopped: AttemptReport = { outcome: 'fatal', responseCode: null, responseSnippet: null, errorMessage: SUBSCRIPTION_DISABLED_MESSAGE };
+      const stopped: AttemptReport = {
+        outcome: 'fatal',
+        responseCode: null,
+        responseSnippet: null,
+        errorMessage: SUBSCRIPTION_DISABLED_MESSAGE,
+      };
       return this.finish(work, stopped, { at: new Date(), durationMs: 0, stoppedBecauseDisabled: true });
     }
 
@@ -261,7 +266,10 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
       counter: failureCounterEffect(state.status, work, stoppedBecauseDisabled),
     };
     // Increments (permanent failures, rare) go alone: the auto-disable threshold needs exact counting.
-    const result = input.counter === 'increment' ? await this.repository.recordCountedFailure(input) : { recorded: await this.records.call(input), autoDisabled: false };
+    const result =
+      input.counter === 'increment'
+        ? await this.repository.recordCountedFailure(input)
+        : { recorded: await this.records.call(input), autoDisabled: false };
     if (!result.recorded) {
       // Another run of this attempt (a stalled job taken over) got there first.
       return { kind: 'attempted', state, recorded: false };

@@ -29,10 +29,14 @@ describe('fanOut', () => {
       { eventId: 'evt_1', subscriptionId: 'sub_both', eventFilters: ['property.create', 'property.*', '*'] },
       { eventId: 'evt_gone', subscriptionId: 'sub_both', eventFilters: ['*'] },
     ];
-    expect(fanOut(events, candidates)).toEqual([{ accountId: 'acct_a', subscriptionId: 'sub_both', eventId: 'evt_1', eventName: 'property.create' }]);
+    expect(fanOut(events, candidates)).toEqual([
+      { accountId: 'acct_a', subscriptionId: 'sub_both', eventId: 'evt_1', eventName: 'property.create' },
+    ]);
   });
 
   it('makes nothing when no filter matches', () => {
-    expect(fanOut(events, [{ eventId: 'evt_1', subscriptionId: 'sub_x', eventFilters: ['property.create.extra', 'propertyX.*'] }])).toEqual([]);
+    expect(fanOut(events, [{ eventId: 'evt_1', subscriptionId: 'sub_x', eventFilters: ['property.create.extra', 'propertyX.*'] }])).toEqual(
+      [],
+    );
   });
 });

@@ -25,7 +25,12 @@ export function fanOut(
     const pair = `${candidate.eventId} ${candidate.subscriptionId}`;
     if (!event || seen.has(pair) || !matchesEventFilters(candidate.eventFilters, event.eventName)) continue;
     seen.add(pair);
-    deliveries.push({ accountId: event.accountId, subscriptionId: candidate.subscriptionId, eventId: event.id, eventName: event.eventName });
+    deliveries.push({
+      accountId: event.accountId,
+      subscriptionId: candidate.subscriptionId,
+      eventId: event.id,
+      eventName: event.eventName,
+    });
   }
   return deliveries;
 }

@@ -58,7 +58,10 @@ export class WebhookDispatchService {
       const candidates = await this.repository.candidateSubscriptions(manager, events);
       const rows = fanOut(events, candidates).map((delivery) => ({ id: newId('delivery'), ...delivery }));
       const inserted = await this.repository.insertEventDeliveries(manager, rows);
-      await this.events.markDispatched(manager, events.map((event) => event.id));
+      await this.events.markDispatched(
+        manager,
+        events.map((event) => event.id),
+      );
       return inserted;
     });
     await this.queue.enqueueDeliveries(created.map((row) => ({ deliveryId: row.id, attempt: 0, subscriptionId: row.subscriptionId })));

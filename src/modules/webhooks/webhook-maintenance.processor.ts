@@ -35,7 +35,13 @@ export class WebhookMaintenanceProcessor implements OnApplicationBootstrap, OnMo
     const scheduled = await this.registerSchedulers();
     if (!scheduled) return;
     // Concurrency 2: a long retention run must not hold up the sweep.
-    this.worker = startQueueWorker(this.config, WEBHOOK_MAINTENANCE_QUEUE, (job) => this.run(job), { concurrency: 2, lockDuration: 60_000 }, this.logger);
+    this.worker = startQueueWorker(
+      this.config,
+      WEBHOOK_MAINTENANCE_QUEUE,
+      (job) => this.run(job),
+      { concurrency: 2, lockDuration: 60_000 },
+      this.logger,
+    );
   }
 
   async onModuleDestroy(): Promise<void> {

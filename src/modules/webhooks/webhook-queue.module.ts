@@ -9,10 +9,7 @@ import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_DISPATCH_QUEUE, WebhookQueue } from './
  * the worker's own (WebhooksWorkerModule).
  */
 @Module({
-  imports: [
-    EventsModule,
-    BullModule.registerQueue({ name: WEBHOOK_DISPATCH_QUEUE }, { name: WEBHOOK_DELIVERY_QUEUE }),
-  ],
+  imports: [EventsModule, BullModule.registerQueue({ name: WEBHOOK_DISPATCH_QUEUE }, { name: WEBHOOK_DELIVERY_QUEUE })],
   providers: [WebhookQueue],
   exports: [WebhookQueue, BullModule],
 })

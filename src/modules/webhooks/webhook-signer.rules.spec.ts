@@ -29,7 +29,9 @@ describe('signPayload', () => {
   it('agrees with the standardwebhooks library given base64(secret)', () => {
     for (const secret of [NEW_SECRET, OLD_SECRET]) {
       const library = new Webhook(Buffer.from(secret).toString('base64'));
-      expect(signPayload({ deliveryId: ID, timestamp: TS, body: BODY, secrets: [secret] })).toBe(library.sign(ID, new Date(TS * 1000), BODY));
+      expect(signPayload({ deliveryId: ID, timestamp: TS, body: BODY, secrets: [secret] })).toBe(
+        library.sign(ID, new Date(TS * 1000), BODY),
+      );
     }
   });
 

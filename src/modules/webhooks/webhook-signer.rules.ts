@@ -20,7 +20,9 @@ export function signPayload({ deliveryId, timestamp, body, secrets }: SignInput)
   if (secrets.length === 0) throw new Error('signPayload needs at least one secret');
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new Error(`timestamp must be unix seconds, got ${timestamp}`);
   const content = `${deliveryId}.${timestamp}.${body}`;
-  return secrets.map((secret) => `v1,${createHmac('sha256', Buffer.from(secret, 'utf8')).update(content, 'utf8').digest('base64')}`).join(' ');
+  return secrets
+    .map((secret) => `v1,${createHmac('sha256', Buffer.from(secret, 'utf8')).update(content, 'utf8').digest('base64')}`)
+    .join(' ');
 }
 
 /** Secrets that sign a delivery now: the current one, plus the previous one while its overlap lasts. */

@@ -49,7 +49,11 @@ describe('webhook subscription rules', () => {
   });
 
   it('de-duplicates event filters, keeping first-seen order', () => {
-    expect(distinctEventFilters(['jobRequest.*', 'property.create', 'jobRequest.*', '*'])).toEqual(['jobRequest.*', 'property.create', '*']);
+    expect(distinctEventFilters(['jobRequest.*', 'property.create', 'jobRequest.*', '*'])).toEqual([
+      'jobRequest.*',
+      'property.create',
+      '*',
+    ]);
     expect(distinctEventFilters(['a.b'])).toEqual(['a.b']);
   });
 });

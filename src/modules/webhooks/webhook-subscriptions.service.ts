@@ -23,7 +23,13 @@ import {
 } from './webhook-subscription.rules';
 import { isUniqueViolation } from '../../platform/database/pg-errors';
 import { SubscriptionChanges, URL_UNIQUE_CONSTRAINT, WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
-import { DuplicateWebhookUrlError, UnknownDeliveryCursorError, WebhookDisabledError, WebhookNotFoundError, WebhookUrlError } from './webhooks.errors';
+import {
+  DuplicateWebhookUrlError,
+  UnknownDeliveryCursorError,
+  WebhookDisabledError,
+  WebhookNotFoundError,
+  WebhookUrlError,
+} from './webhooks.errors';
 
 export interface CreateWebhookInput {
   url: string;

@@ -46,10 +46,14 @@ export class WebhookSweepService {
     // slack its job is presumed lost. Re-adding one that still exists does nothing.
     const slackMs = this.config.webhook.timeoutMs + Math.max(this.config.webhook.sweepIntervalMs, 1_000);
     const overdue = await this.repository.overdue(slackMs, OVERDUE_BATCH, accountIds);
-    await this.queue.enqueueDeliveries(overdue.map((row) => ({ deliveryId: row.id, attempt: row.attemptCount, subscriptionId: row.subscriptionId })));
+    await this.queue.enqueueDeliveries(
+      overdue.map((row) => ({ deliveryId: row.id, attempt: row.attemptCount, subscriptionId: row.subscriptionId })),
+    );
 
     if (events > 0 || overdue.length > 0) {
-      this.logger.log(`sweep: ${events} undispatched event(s) → ${deliveriesCreated} deliveries; ${overdue.length} overdue attempt(s) re-enqueued`);
+      this.logger.log(
+        `sweep: ${events} undispatched event(s) → ${deliveriesCreated} deliveries; ${overdue.length} overdue attempt(s) re-enqueued`,
+      );
     }
     return { events, deliveriesCreated, reenqueued: overdue.length };
   }

@@ -10,7 +10,10 @@ export class WebhookNotFoundError extends NotFoundError {
 
 /** A URL rule violation on create or url change (spec 4.8 rule 6): the detail starts with 'Webhook url'. */
 export class WebhookUrlError extends ValidationError {
-  constructor(readonly violation: UrlPolicyError['violation'], reason: string) {
+  constructor(
+    readonly violation: UrlPolicyError['violation'],
+    reason: string,
+  ) {
     const detail = `Webhook url ${reason}`;
     super(detail, [{ pointer: '#/url', detail }], 'invalidWebhookUrl');
   }
@@ -34,7 +37,9 @@ export class DuplicateWebhookUrlError extends ConflictError {
 
 export class UnknownDeliveryCursorError extends InvalidCursorError {
   constructor() {
-    super('The cursor is not a delivery of this webhook subscription (it may be older than the 90-day retention); restart the listing without it');
+    super(
+      'The cursor is not a delivery of this webhook subscription (it may be older than the 90-day retention); restart the listing without it',
+    );
   }
 }
 

@@ -6,7 +6,11 @@ import { chooseRequestId } from './request-id';
 /** What Node's HTTP parser rejects before any route runs, as Node itself would answer it. */
 function classify(code: string | undefined): { status: number; code: string; detail: string } {
   if (code === 'HPE_HEADER_OVERFLOW') {
-    return { status: 431, code: 'headersTooLarge', detail: 'The request line and headers exceed the server limit (16 KB); send long values in the body' };
+    return {
+      status: 431,
+      code: 'headersTooLarge',
+      detail: 'The request line and headers exceed the server limit (16 KB); send long values in the body',
+    };
   }
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'requestTimeout', detail: 'The request was not received in time' };
   return { status: 400, code: 'badRequest', detail: 'The request is not valid HTTP' };

@@ -44,9 +44,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         const responseStatus = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
         const claim = { accountId, key, lockToken: outcome.lockToken, responseStatus };
         req.idempotency = claim;
-        return next.handle().pipe(
-          catchError((error: unknown) => from(this.store.release(claim).then(() => Promise.reject(error)))),
-        );
+        return next.handle().pipe(catchError((error: unknown) => from(this.store.release(claim).then(() => Promise.reject(error)))));
       }),
     );
   }

@@ -19,5 +19,7 @@ export function canonicalJson(value: unknown): string {
 
 /** What makes two requests "the same request" for a key: method, path and body. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`).digest('base64url');
+  return createHash('sha256')
+    .update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`)
+    .digest('base64url');
 }

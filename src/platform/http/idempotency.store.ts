@@ -6,9 +6,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { ConflictError, DomainError } from '../errors/domain-error';
 import { IdempotencyClaim } from './request-context';
 
-export type ClaimOutcome =
-  | { kind: 'claimed'; lockToken: string }
-  | { kind: 'replay'; status: number; body: unknown };
+export type ClaimOutcome = { kind: 'claimed'; lockToken: string } | { kind: 'replay'; status: number; body: unknown };
 
 /** An in-progress claim older than this is taken to be abandoned (its process died). */
 const ABANDONED_AFTER_SECONDS = 60;

@@ -101,13 +101,17 @@ export class JsonBodyMiddleware implements NestMiddleware {
     parseJson(req, res, (error?: unknown) => {
       if (error) return fail(toDomainError(error as { type?: string }));
       if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
-        return fail(new DomainError('invalid', 'bodyTooDeep', `The request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`));
+        return fail(
+          new DomainError('invalid', 'bodyTooDeep', `The request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`),
+        );
       }
       const unstorable = firstUnstorableString(req.body);
       if (unstorable) {
         const at = displayPath(unstorable.path) || 'the body';
         const detail = `${at} ${unstorable.reason}, which cannot be stored`;
-        return fail(new DomainError('invalid', 'invalidCharacters', detail, { errors: [{ pointer: jsonPointer(unstorable.path), detail }] }));
+        return fail(
+          new DomainError('invalid', 'invalidCharacters', detail, { errors: [{ pointer: jsonPointer(unstorable.path), detail }] }),
+        );
       }
       next();
     });

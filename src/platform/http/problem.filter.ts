@@ -15,7 +15,11 @@ type Rendered = Omit<ProblemInput, 'instance' | 'requestId'> & { headers?: Recor
  */
 const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
 
-const INTERNAL: Rendered = { status: 500, code: 'internal', detail: 'The server failed to complete the request; the failure has been logged' };
+const INTERNAL: Rendered = {
+  status: 500,
+  code: 'internal',
+  detail: 'The server failed to complete the request; the failure has been logged',
+};
 
 /**
  * The one place that turns any error, ours or the framework's, into a problem

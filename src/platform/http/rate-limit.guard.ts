@@ -38,10 +38,7 @@ export class RateLimitGuard implements CanActivate {
         insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
       });
     const burstExtra = this.limits.burst - this.limits.perSecond;
-    this.perSecond = new BurstyRateLimiter(
-      store('s', this.limits.perSecond, 1),
-      store('b', Math.max(burstExtra, 0), BURST_WINDOW_SECONDS),
-    );
+    this.perSecond = new BurstyRateLimiter(store('s', this.limits.perSecond, 1), store('b', Math.max(burstExtra, 0), BURST_WINDOW_SECONDS));
     this.perDay = store('d', this.limits.perDay, DAY_SECONDS);
   }
 
@@ -64,10 +61,19 @@ export class RateLimitGuard implements CanActivate {
     const blocking = !second.ok ? second : !day.ok ? day : undefined;
     if (blocking) {
       const retryAfter = retryAfterSeconds(blocking.res.msBeforeNext);
-      const which = blocking === second ? `${this.limits.perSecond} requests per second (burst ${this.limits.burst})` : `${this.limits.perDay} requests per day`;
-      throw new DomainError('rate_limited', 'rate_limited', `Rate limit of ${which} exceeded for this API key; retry after ${retryAfter} s`, {}, {
-        'Retry-After': String(retryAfter),
-      });
+      const which =
+        blocking === second
+          ? `${this.limits.perSecond} requests per second (burst ${this.limits.burst})`
+          : `${this.limits.perDay} requests per day`;
+      throw new DomainError(
+        'rate_limited',
+        'rate_limited',
+        `Rate limit of ${which} exceeded for this API key; retry after ${retryAfter} s`,
+        {},
+        {
+          'Retry-After': String(retryAfter),
+        },
+      );
     }
     return true;
   }

@@ -2,7 +2,12 @@ import { rateLimitHeaders, retryAfterSeconds } from './rate-limit.rules';
 
 describe('rate limit headers', () => {
   it('describes the per-second window and both policies', () => {
-    const headers = rateLimitHeaders({ limit: 100, remaining: 42, resetMs: 400, daily: { limit: 30000, remaining: 29000, resetMs: 3_600_500 } });
+    const headers = rateLimitHeaders({
+      limit: 100,
+      remaining: 42,
+      resetMs: 400,
+      daily: { limit: 30000, remaining: 29000, resetMs: 3_600_500 },
+    });
     expect(headers['X-RateLimit-Limit']).toBe('100');
     expect(headers['X-RateLimit-Remaining']).toBe('42');
     expect(headers['X-RateLimit-Reset']).toBe('1');

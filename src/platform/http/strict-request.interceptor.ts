@@ -49,7 +49,11 @@ export class StrictRequestInterceptor implements NestInterceptor {
     const declared = declaredInputs(context);
     const queryNames = Object.keys(req.query ?? {});
     if (!declared.query && queryNames.length > 0) {
-      throw toValidationError([], 'query', queryNames.map((name) => [name]));
+      throw toValidationError(
+        [],
+        'query',
+        queryNames.map((name) => [name]),
+      );
     }
     if (!declared.body && req.body !== undefined) {
       const body: unknown = req.body;
@@ -57,7 +61,12 @@ export class StrictRequestInterceptor implements NestInterceptor {
         throw ValidationError.field('#', 'This route takes no request body');
       }
       const fields = Object.keys(body);
-      if (fields.length > 0) throw toValidationError([], 'body', fields.map((name) => [name]));
+      if (fields.length > 0)
+        throw toValidationError(
+          [],
+          'body',
+          fields.map((name) => [name]),
+        );
     }
     return next.handle();
   }

@@ -54,7 +54,11 @@ class QueryDto {
 
 const pipe = new StrictValidationPipe();
 
-async function failureOf(value: unknown, type: 'body' | 'query' = 'body', metatype: new () => object = ChecklistDto): Promise<ValidationError> {
+async function failureOf(
+  value: unknown,
+  type: 'body' | 'query' = 'body',
+  metatype: new () => object = ChecklistDto,
+): Promise<ValidationError> {
   try {
     await pipe.transform(value, { type, metatype });
   } catch (error) {
@@ -64,7 +68,10 @@ async function failureOf(value: unknown, type: 'body' | 'query' = 'body', metaty
   throw new Error('expected a ValidationError');
 }
 
-const valid = () => ({ name: 'Turnover', taskGroups: [{ name: 'Kitchen', tasks: [{ label: 'Wipe' }, { label: 'Mop', durationInMinutes: 5 }] }] });
+const valid = () => ({
+  name: 'Turnover',
+  taskGroups: [{ name: 'Kitchen', tasks: [{ label: 'Wipe' }, { label: 'Mop', durationInMinutes: 5 }] }],
+});
 
 describe('paths and pointers', () => {
   it('renders display paths and RFC 6901 pointers', () => {
@@ -95,7 +102,9 @@ describe('StrictValidationPipe with nested DTOs', () => {
     const error = await failureOf(body);
     expect(error.code).toBe('objectStrict');
     expect(error.message).toBe('Unknown field: taskGroups[0].tasks[1].colour');
-    expect(error.extras.errors).toEqual([{ pointer: '#/taskGroups/0/tasks/1/colour', detail: 'Unknown field taskGroups[0].tasks[1].colour is not allowed' }]);
+    expect(error.extras.errors).toEqual([
+      { pointer: '#/taskGroups/0/tasks/1/colour', detail: 'Unknown field taskGroups[0].tasks[1].colour is not allowed' },
+    ]);
   });
 
   it('names every unknown field, in nested objects too', async () => {
@@ -109,7 +118,9 @@ describe('StrictValidationPipe with nested DTOs', () => {
   });
 
   it('reports dropped keys as unknown, once, alongside the others', async () => {
-    const body = JSON.parse('{"name":"x","taskGroups":[{"name":"K","tasks":[{"label":"abc","constructor":1}]}],"__proto__":{"polluted":true},"extra":{"toString":1}}');
+    const body = JSON.parse(
+      '{"name":"x","taskGroups":[{"name":"K","tasks":[{"label":"abc","constructor":1}]}],"__proto__":{"polluted":true},"extra":{"toString":1}}',
+    );
     const error = await failureOf(body);
     expect(error.code).toBe('objectStrict');
     const pointers = (error.extras.errors as Array<{ pointer: string }>).map((e) => e.pointer).sort();
@@ -132,7 +143,11 @@ describe('StrictValidationPipe with nested DTOs', () => {
     ['a list for one nested object', { ...valid(), location: [] }, '#/location'],
     ['a list of objects for one nested object', { ...valid(), location: [{ latitude: 1 }] }, '#/location'],
     ['a list inside a list of objects', { ...valid(), taskGroups: [[]] }, '#/taskGroups/0'],
-    ['a list inside a nested list', { name: 'x', taskGroups: [{ name: 'K', tasks: [{ label: 'abc' }, [{ label: 'abc' }]] }] }, '#/taskGroups/0/tasks/1'],
+    [
+      'a list inside a nested list',
+      { name: 'x', taskGroups: [{ name: 'K', tasks: [{ label: 'abc' }, [{ label: 'abc' }]] }] },
+      '#/taskGroups/0/tasks/1',
+    ],
   ])('refuses %s, which class-validator alone accepts', async (_label, body, pointer) => {
     const error = await failureOf(body);
     expect(error.code).toBe('validationFailed');
@@ -194,7 +209,10 @@ describe('one clear message per failing field', () => {
 
   it('names nested values that are not objects by their path', async () => {
     const error = await failureOf({ name: 'x', taskGroups: [{ name: 'g', tasks: ['text'] }] });
-    expect(error.extras.errors).toContainEqual({ pointer: '#/taskGroups/0/tasks/0', detail: expect.stringMatching(/^taskGroups\[0\]\.tasks(\[0\])? /) });
+    expect(error.extras.errors).toContainEqual({
+      pointer: '#/taskGroups/0/tasks/0',
+      detail: expect.stringMatching(/^taskGroups\[0\]\.tasks(\[0\])? /),
+    });
   });
 });
 

@@ -42,7 +42,8 @@ function messagesFor(error: ClassValidatorError, constraints: Record<string, str
   const typeFailures = entries.filter(([name]) => TYPE_CHECKS.has(name));
   if ((typeFailures.length > 0 || ValidationTypes.IS_DEFINED in constraints) && error.value === undefined) return [`${at} is required`];
   return (typeFailures.length > 0 ? typeFailures : entries).map(([name, message]) => {
-    if (name === ValidationTypes.NESTED_VALIDATION) return Array.isArray(error.value) ? `every item of ${at} must be an object` : `${at} must be an object`;
+    if (name === ValidationTypes.NESTED_VALIDATION)
+      return Array.isArray(error.value) ? `every item of ${at} must be an object` : `${at} must be an object`;
     // class-validator starts its messages with the bare property name ("each value in <name>" for
     // `each` rules); show the full path instead.
     if (message.startsWith(`${error.property} `)) return `${at}${message.slice(error.property.length)}`;
@@ -116,7 +117,8 @@ export function nestedShapeIssues(dto: object, path: PathSegment[] = [], out: Sh
       out.push({ path: at, message: `${displayPath(at)} must be an object, not a list` });
     } else {
       value.forEach((item, index) => {
-        if (Array.isArray(item)) out.push({ path: [...at, index], message: `${displayPath([...at, index])} must be an object, not a list` });
+        if (Array.isArray(item))
+          out.push({ path: [...at, index], message: `${displayPath([...at, index])} must be an object, not a list` });
         else if (item !== null && typeof item === 'object') nestedShapeIssues(item, [...at, index], out);
       });
     }
@@ -161,5 +163,8 @@ export function toValidationError(
   }
 
   const issues: FieldIssue[] = leaves.map((l) => ({ pointer: jsonPointer(l.path), detail: l.messages.join('; ') }));
-  return new ValidationError(`Invalid ${where === 'query' ? 'query parameters' : 'request body'}: ${issues.map((i) => i.detail).join('; ')}`, issues);
+  return new ValidationError(
+    `Invalid ${where === 'query' ? 'query parameters' : 'request body'}: ${issues.map((i) => i.detail).join('; ')}`,
+    issues,
+  );
 }

@@ -12,7 +12,12 @@ export function isCountryCode(value: unknown): value is string {
 }
 
 export function IsCountryCode(options?: ValidationOptions): PropertyDecorator {
-  return simple('isCountryCode', isCountryCode, '$property must be an ISO 3166-1 alpha-2 country code in upper case (e.g. US, FR)', options);
+  return simple(
+    'isCountryCode',
+    isCountryCode,
+    '$property must be an ISO 3166-1 alpha-2 country code in upper case (e.g. US, FR)',
+    options,
+  );
 }
 
 // Built once: the runtime's canonical zone names (ICU's list; it lacks UTC itself).

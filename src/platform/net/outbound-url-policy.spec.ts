@@ -86,9 +86,13 @@ describe('OutboundUrlPolicy.check', () => {
   it('uses the system resolver by default', async () => {
     const system = new OutboundUrlPolicy({ allowPrivateUrls: true });
     const checked = await system.check('http://localhost:1/', { requireHttps: false });
-    expect(checked.addresses.map((entry) => entry.address)).toEqual(expect.arrayContaining([expect.stringMatching(/^(127\.0\.0\.1|::1)$/)]));
+    expect(checked.addresses.map((entry) => entry.address)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^(127\.0\.0\.1|::1)$/)]),
+    );
     const strictSystem = new OutboundUrlPolicy({ allowPrivateUrls: false });
-    expect((await violation(strictSystem.check('https://does-not-exist.invalid-tld-zz/', { requireHttps: true }))).violation).toBe('unresolvable');
+    expect((await violation(strictSystem.check('https://does-not-exist.invalid-tld-zz/', { requireHttps: true }))).violation).toBe(
+      'unresolvable',
+    );
   });
 });
 

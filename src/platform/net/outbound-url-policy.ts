@@ -50,10 +50,7 @@ export class OutboundUrlPolicy {
   private readonly allowPrivate: boolean;
   private readonly resolver: HostResolver;
 
-  constructor(
-    @Inject(APP_CONFIG) config: Pick<AppConfig, 'allowPrivateUrls'>,
-    @Optional() @Inject(HOST_RESOLVER) resolver?: HostResolver,
-  ) {
+  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'allowPrivateUrls'>, @Optional() @Inject(HOST_RESOLVER) resolver?: HostResolver) {
     this.allowPrivate = config.allowPrivateUrls;
     this.resolver = resolver ?? systemResolver;
   }
@@ -100,7 +97,10 @@ export class OutboundUrlPolicy {
         if (usable.length === 0) {
           callback(Object.assign(new Error(`${hostname} has no IPv${wanted} address`), { code: 'ENOTFOUND' }), '', undefined);
         } else if (options.all) {
-          callback(null, usable.map((entry): LookupAddress => ({ address: entry.address, family: entry.family })));
+          callback(
+            null,
+            usable.map((entry): LookupAddress => ({ address: entry.address, family: entry.family })),
+          );
         } else {
           callback(null, usable[0].address, usable[0].family);
         }

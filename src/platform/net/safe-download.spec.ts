@@ -203,7 +203,12 @@ describe('safeDownload (loopback server)', () => {
     });
 
     it('follows a redirect to another allowed host', async () => {
-      const result = await safeDownload(dev, agentOf(dev), `${base}/to?url=${encodeURIComponent(`http://files.example.com:${port}/ok`)}`, limits);
+      const result = await safeDownload(
+        dev,
+        agentOf(dev),
+        `${base}/to?url=${encodeURIComponent(`http://files.example.com:${port}/ok`)}`,
+        limits,
+      );
       expect(result.finalUrl).toBe(`http://files.example.com:${port}/ok`);
     });
 
@@ -228,7 +233,10 @@ describe('safeDownload (loopback server)', () => {
         ['http://private.example.com/secret', 'redirect to a forbidden host: host resolves to a non-public address'],
         ['http://127.0.0.1:PORT/secret', 'redirect to a forbidden host: host must be a domain name, not an IP address'],
         ['http://169.254.169.254/latest/meta-data/', 'redirect to a forbidden host: host must be a domain name, not an IP address'],
-        ['http://metadata.google.internal/computeMetadata/v1/', 'redirect to a forbidden host: host is a local, internal or cloud-metadata name'],
+        [
+          'http://metadata.google.internal/computeMetadata/v1/',
+          'redirect to a forbidden host: host is a local, internal or cloud-metadata name',
+        ],
         ['http://localhost/secret', 'redirect to a forbidden host: host is a local, internal or cloud-metadata name'],
       ])('refuses a redirect to %s', async (target, message) => {
         const result = await failure(safeDownload(perHop, agentOf(dev), start(target.replace('PORT', String(port))), limits));
@@ -239,7 +247,10 @@ describe('safeDownload (loopback server)', () => {
 
       it('reports a redirect to a name that does not resolve as unreachable', async () => {
         const result = await failure(safeDownload(perHop, agentOf(dev), start('http://nowhere.example.com/x'), limits));
-        expect(result).toMatchObject({ failure: 'unreachable', message: 'the redirect target could not be reached: host does not resolve' });
+        expect(result).toMatchObject({
+          failure: 'unreachable',
+          message: 'the redirect target could not be reached: host does not resolve',
+        });
       });
     });
   });
@@ -276,7 +287,9 @@ describe('safeDownload (loopback server)', () => {
     });
 
     it('requires https only when asked', async () => {
-      expect(await failure(safeDownload(strict, agentOf(strict), 'http://nowhere.example.com/x.png', { ...limits, requireHttps: true }))).toMatchObject({
+      expect(
+        await failure(safeDownload(strict, agentOf(strict), 'http://nowhere.example.com/x.png', { ...limits, requireHttps: true })),
+      ).toMatchObject({
         failure: 'forbidden_url',
         message: 'must use https',
       });
@@ -298,7 +311,9 @@ describe('safeDownload (loopback server)', () => {
     const downloader = new SafeDownloader(dev, { download: { timeoutMs: 2000, maxBytes: 1000 } });
     try {
       expect((await downloader.download(`${base}/ok`)).bytes.equals(PNG)).toBe(true);
-      expect((await failure(downloader.download(`${base}/sized?n=1001`, { label: 'the image' }))).message).toBe('the image is larger than 1000 bytes');
+      expect((await failure(downloader.download(`${base}/sized?n=1001`, { label: 'the image' }))).message).toBe(
+        'the image is larger than 1000 bytes',
+      );
       expect((await downloader.download(`${base}/sized?n=1001`, { maxBytes: 2000 })).bytes.length).toBe(1001);
     } finally {
       await downloader.onModuleDestroy();

@@ -65,7 +65,13 @@ export async function safeDownload(policy: UrlChecker, agent: Dispatcher, url: s
   }
 }
 
-async function follow(policy: UrlChecker, agent: Dispatcher, url: string, limits: DownloadLimits, signal: AbortSignal): Promise<Downloaded> {
+async function follow(
+  policy: UrlChecker,
+  agent: Dispatcher,
+  url: string,
+  limits: DownloadLimits,
+  signal: AbortSignal,
+): Promise<Downloaded> {
   const maxRedirects = limits.maxRedirects ?? 3;
   let current = url;
   for (let hop = 0; ; hop += 1) {

@@ -1,4 +1,13 @@
-import { checkUrlShape, isForbiddenName, isIpLiteralHost, isPublicAddress, rawHostOf, UrlPolicyError, UrlRules, UrlViolation } from './url-policy.rules';
+import {
+  checkUrlShape,
+  isForbiddenName,
+  isIpLiteralHost,
+  isPublicAddress,
+  rawHostOf,
+  UrlPolicyError,
+  UrlRules,
+  UrlViolation,
+} from './url-policy.rules';
 
 const strict: UrlRules = { allowPrivate: false, requireHttps: true };
 const strictHttp: UrlRules = { allowPrivate: false, requireHttps: false };
@@ -69,14 +78,18 @@ describe('checkUrlShape', () => {
       expect(violationOf('http://hooks.example.com/', strict)).toEqual({ violation: 'scheme', message: 'must use https' });
     });
 
-    it.each(['ftp://example.com/', 'file:///etc/passwd', 'gopher://example.com/', 'javascript:alert(1)', 'data:text/plain,hi', 'ws://example.com/'])(
-      'rejects %s',
-      (raw) => {
-        expect(violationOf(raw, strict)).toEqual({ violation: 'scheme', message: 'must use https' });
-        expect(violationOf(raw, strictHttp)).toEqual({ violation: 'scheme', message: 'must use http or https' });
-        expect(violationOf(raw, dev)).toEqual({ violation: 'scheme', message: 'must use http or https' });
-      },
-    );
+    it.each([
+      'ftp://example.com/',
+      'file:///etc/passwd',
+      'gopher://example.com/',
+      'javascript:alert(1)',
+      'data:text/plain,hi',
+      'ws://example.com/',
+    ])('rejects %s', (raw) => {
+      expect(violationOf(raw, strict)).toEqual({ violation: 'scheme', message: 'must use https' });
+      expect(violationOf(raw, strictHttp)).toEqual({ violation: 'scheme', message: 'must use http or https' });
+      expect(violationOf(raw, dev)).toEqual({ violation: 'scheme', message: 'must use http or https' });
+    });
 
     it('accepts mixed-case schemes (they normalise)', () => {
       expect(checkUrlShape('HTTPS://hooks.example.com/', strict).protocol).toBe('https:');
@@ -165,11 +178,17 @@ describe('checkUrlShape', () => {
       'x.alt',
       'host.localdomain',
     ])('rejects %s', (host) => {
-      expect(violationOf(`https://${host}/hook`, strict)).toEqual({ violation: 'forbidden_host', message: 'host is a local, internal or cloud-metadata name' });
+      expect(violationOf(`https://${host}/hook`, strict)).toEqual({
+        violation: 'forbidden_host',
+        message: 'host is a local, internal or cloud-metadata name',
+      });
     });
 
     it.each(['wiki', 'printer', 'db', 'printer.'])('rejects the single-label name %s', (host) => {
-      expect(violationOf(`https://${host}/hook`, strict)).toEqual({ violation: 'forbidden_host', message: 'host must be a fully qualified public domain name' });
+      expect(violationOf(`https://${host}/hook`, strict)).toEqual({
+        violation: 'forbidden_host',
+        message: 'host must be a fully qualified public domain name',
+      });
     });
 
     it('matches whole labels only', () => {

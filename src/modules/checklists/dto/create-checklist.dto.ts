@@ -52,7 +52,10 @@ export class CreateTaskGroupDto {
   @IsOptional()
   @IsString()
   @MaxLength(L.pictureUrlMax)
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: '$property must be an http or https URL' })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: '$property must be an http or https URL' },
+  )
   sourcePictureUrl?: string | null;
 
   @IsOptional()

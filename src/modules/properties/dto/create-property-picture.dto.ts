@@ -12,6 +12,9 @@ export class CreatePropertyPictureDto extends PropertyReferenceDto {
   @IsDefined()
   @IsString()
   @MaxLength(2048)
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: '$property must be an absolute http(s) URL' })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: '$property must be an absolute http(s) URL' },
+  )
   sourceUrl!: string;
 }

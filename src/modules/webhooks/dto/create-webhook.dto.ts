@@ -27,7 +27,10 @@ export function IsEventFilterList(): PropertyDecorator {
         validate: (value: unknown) => Array.isArray(value) && value.every((entry) => isValidEventFilter(entry)),
         defaultMessage: (args?: ValidationArguments) => {
           const bad = Array.isArray(args?.value) ? args.value.filter((entry: unknown) => !isValidEventFilter(entry)) : [];
-          const shown = bad.slice(0, 5).map((entry: unknown) => JSON.stringify(entry)).join(', ');
+          const shown = bad
+            .slice(0, 5)
+            .map((entry: unknown) => JSON.stringify(entry))
+            .join(', ');
           return `$property has invalid entries (${shown}${bad.length > 5 ? ', …' : ''}): each must be ${FILTER_SHAPES}`;
         },
       },
