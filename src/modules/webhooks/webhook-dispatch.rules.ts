@@ -9,7 +9,7 @@ export interface FanOutDelivery {
 }
 
 /**
- * Fan-out (issue 4 rule 3): one delivery per (event, candidate subscription) whose eventFilters match
+ * Fan-out: one delivery per (event, candidate subscription) whose eventFilters match
  * the event's name, however many of its filters match. Candidates are the enabled subscriptions of
  * the event's account that existed when it was created (chosen in SQL); those of other events are ignored.
  */
