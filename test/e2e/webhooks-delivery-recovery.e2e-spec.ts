@@ -1,13 +1,16 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { NestContainer } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { WebhookDeliveryProcessor } from '../../src/modules/webhooks/webhook-delivery.processor';
-import { WebhookDispatchService } from '../../src/modules/webhooks/webhook-dispatch.service';
-import { WEBHOOK_MAINTENANCE_QUEUE, WebhookMaintenanceProcessor } from '../../src/modules/webhooks/webhook-maintenance.processor';
-import { WebhookDispatchProcessor } from '../../src/modules/webhooks/webhook-dispatch.processor';
+import { WebhookDeliveryProcessor } from '../../src/modules/webhooks/delivery/webhook-delivery.processor';
+import { WebhookDispatchService } from '../../src/modules/webhooks/dispatch/webhook-dispatch.service';
+import {
+  WEBHOOK_MAINTENANCE_QUEUE,
+  WebhookMaintenanceProcessor,
+} from '../../src/modules/webhooks/maintenance/webhook-maintenance.processor';
+import { WebhookDispatchProcessor } from '../../src/modules/webhooks/dispatch/webhook-dispatch.processor';
 import { WEBHOOK_DELIVERY_QUEUE, WebhookQueue } from '../../src/modules/webhooks/webhook-queue.service';
-import { WebhookRetentionService } from '../../src/modules/webhooks/webhook-retention.service';
-import { WebhookSweepService } from '../../src/modules/webhooks/webhook-sweep.service';
+import { WebhookRetentionService } from '../../src/modules/webhooks/maintenance/webhook-retention.service';
+import { WebhookSweepService } from '../../src/modules/webhooks/maintenance/webhook-sweep.service';
 import { newId } from '../../src/platform/ids/ids';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { dropRedisPrefix } from '../support/test-env';

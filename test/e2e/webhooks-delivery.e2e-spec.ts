@@ -2,7 +2,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
 import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { WEBHOOK_MAINTENANCE_QUEUE } from '../../src/modules/webhooks/webhook-maintenance.processor';
+import { WEBHOOK_MAINTENANCE_QUEUE } from '../../src/modules/webhooks/maintenance/webhook-maintenance.processor';
 import { WEBHOOK_DELIVERY_QUEUE } from '../../src/modules/webhooks/webhook-queue.service';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { validProperty } from '../support/properties';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryAttempt, DeliveryStatus } from './webhook-delivery.entity';
-import { AUTO_DISABLE_THRESHOLD, AUTO_DISABLED_REASON } from './webhook-backoff.rules';
+import { AUTO_DISABLE_THRESHOLD, AUTO_DISABLED_REASON } from './delivery/webhook-backoff.rules';
 
 /** A subscription that may receive an event, before its filters are matched. */
 export interface DispatchCandidate {
@@ -48,7 +48,10 @@ export interface RecordAttemptResult {
   autoDisabled: boolean;
 }
 
-/** Delivery-engine queries (the delivery log the API reads lives in webhook-subscriptions.repository.ts). */
+/**
+ * Every write to webhook_deliveries (dispatch, test deliveries, attempts, retention) and the delivery
+ * engine's reads. The delivery log the API lists lives in subscriptions/webhook-subscriptions.repository.ts.
+ */
 @Injectable()
 export class WebhookDeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -104,6 +107,18 @@ export class WebhookDeliveriesRepository {
       ],
     );
     return inserted.map((r: Record<string, string>) => ({ id: r.id, subscriptionId: r.subscription_id }));
+  }
+
+  /** A synthetic delivery: no event row, its envelope in test_payload, due now (next_retry_at) so the sweep finds it if the enqueue is lost. */
+  async insertTestDelivery(
+    manager: EntityManager,
+    row: { id: string; accountId: string; subscriptionId: string; eventName: string; payload: Record<string, unknown>; dueAt: Date },
+  ): Promise<void> {
+    await manager.query(
+      `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, test_payload, status, next_retry_at)
+       VALUES ($1, $2, $3, NULL, $4, true, $5, 'pending', $6)`,
+      [row.id, row.accountId, row.subscriptionId, row.eventName, JSON.stringify(row.payload), row.dueAt],
+    );
   }
 
   /**

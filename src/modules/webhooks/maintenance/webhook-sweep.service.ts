@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
-import { EventsService } from '../events/events.service';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookDispatchService } from './webhook-dispatch.service';
-import { WebhookQueue } from './webhook-queue.service';
+import { AppConfig } from '../../../config/config';
+import { APP_CONFIG } from '../../../config/config.module';
+import { EventsService } from '../../events/events.service';
+import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
+import { WebhookDispatchService } from '../dispatch/webhook-dispatch.service';
+import { WebhookQueue } from '../webhook-queue.service';
 
 /** Events younger than this are left to the fast path (it normally dispatches within milliseconds). */
 export const DISPATCH_GRACE_MS = 2_000;

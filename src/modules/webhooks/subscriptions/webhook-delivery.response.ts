@@ -1,4 +1,4 @@
-import { DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from '../webhook-delivery.entity';
 
 /** A delivery log row (spec 2.8), plus its eventName. Test payloads are not shown. */
 export interface WebhookDeliveryResponse {

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../config/config';
+import { loadConfig } from '../../../config/config';
 import { RETENTION_SCHEDULER_ID, SWEEP_SCHEDULER_ID, WebhookMaintenanceProcessor } from './webhook-maintenance.processor';
 
 function setup(env: Record<string, string>) {

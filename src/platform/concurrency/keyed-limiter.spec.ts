@@ -1,8 +1,8 @@
-import { SubscriptionLimiter } from './webhook-subscription-limiter';
+import { KeyedConcurrencyLimiter } from './keyed-limiter';
 
-describe('SubscriptionLimiter', () => {
+describe('KeyedConcurrencyLimiter', () => {
   it('runs up to `limit` at once per key and queues the next callers', async () => {
-    const limiter = new SubscriptionLimiter(2);
+    const limiter = new KeyedConcurrencyLimiter(2);
     const a = await limiter.acquire('s1');
     const b = await limiter.acquire('s1');
     expect(limiter.running('s1')).toBe(2);
@@ -27,7 +27,7 @@ describe('SubscriptionLimiter', () => {
   });
 
   it('releasing twice frees only one slot', async () => {
-    const limiter = new SubscriptionLimiter(1);
+    const limiter = new KeyedConcurrencyLimiter(1);
     const a = await limiter.acquire('s');
     a!();
     a!();
@@ -37,7 +37,7 @@ describe('SubscriptionLimiter', () => {
 
   it('lets many callers wait for a fast key, but parks callers of a slow one beyond `limit` waiting', async () => {
     let clock = 0;
-    const limiter = new SubscriptionLimiter(2, 1_000, () => clock);
+    const limiter = new KeyedConcurrencyLimiter(2, 1_000, () => clock);
     // Fast key: calls of 5 ms → 50 waiters expect ~125 ms, within the budget.
     const fast = [await limiter.acquire('fast'), await limiter.acquire('fast')];
     clock += 5;
@@ -65,7 +65,7 @@ describe('SubscriptionLimiter', () => {
   });
 
   it('a caller waits at most waitBudgetMs, then gets null (its job is parked)', async () => {
-    const limiter = new SubscriptionLimiter(1, 30);
+    const limiter = new KeyedConcurrencyLimiter(1, 30);
     const holder = await limiter.acquire('s');
     const started = Date.now();
     expect(await limiter.acquire('s')).toBeNull();
@@ -76,7 +76,7 @@ describe('SubscriptionLimiter', () => {
   });
 
   it('allows no extra waiters for a key never measured', async () => {
-    const limiter = new SubscriptionLimiter(2);
+    const limiter = new KeyedConcurrencyLimiter(2);
     const running = [await limiter.acquire('new'), await limiter.acquire('new')];
     const waiters = [limiter.acquire('new'), limiter.acquire('new')];
     expect(limiter.isSaturated('new')).toBe(true);
@@ -86,7 +86,7 @@ describe('SubscriptionLimiter', () => {
   });
 
   it('never exceeds the limit under concurrent load', async () => {
-    const limiter = new SubscriptionLimiter(3);
+    const limiter = new KeyedConcurrencyLimiter(3);
     let now = 0;
     let peak = 0;
     await Promise.all(

@@ -3,6 +3,10 @@
  * `maxParallel` batches run, a call starts a batch at once (no added latency when idle); calls that
  * arrive meanwhile are collected and go together, up to `maxBatch` per batch, when one finishes.
  * `run` answers one result per item, in order.
+ *
+ * Not DataLoader: DataLoader sends each tick's calls as one batch however many batches already run, so
+ * under load it issues many small queries; here batches grow while the running ones are busy, and at
+ * most `maxParallel` run. Items are values (records to write), not cache keys.
  */
 export class Coalescer<I, O> {
   private readonly waiting: Array<{ item: I; resolve: (value: O) => void; reject: (error: unknown) => void }> = [];

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { RequestContext } from '../../platform/http/request-context';
-import { UnitOfWork } from '../../platform/database/unit-of-work';
-import { isIdOf, newId } from '../../platform/ids/ids';
-import { OutboundUrlPolicy } from '../../platform/net/outbound-url-policy';
-import { UrlPolicyError } from '../../platform/net/url-policy.rules';
-import { Page, toPage, unpaginated } from '../../platform/pagination/page';
+import { RequestContext } from '../../../platform/http/request-context';
+import { UnitOfWork } from '../../../platform/database/unit-of-work';
+import { isIdOf, newId } from '../../../platform/ids/ids';
+import { OutboundUrlPolicy } from '../../../platform/net/outbound-url-policy';
+import { UrlPolicyError } from '../../../platform/net/url-policy.rules';
+import { Page, toPage, unpaginated } from '../../../platform/pagination/page';
 import { toWebhookDeliveryResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
-import { WebhookQueue } from './webhook-queue.service';
-import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
+import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
+import { WebhookQueue } from '../webhook-queue.service';
+import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
 import {
   CreatedWebhookSubscriptionResponse,
   RotatedSecretResponse,
@@ -21,7 +22,7 @@ import {
   previousSecretExpiry,
   SUBSCRIPTION_LIMITS,
 } from './webhook-subscription.rules';
-import { isUniqueViolation } from '../../platform/database/pg-errors';
+import { isUniqueViolation } from '../../../platform/database/pg-errors';
 import { SubscriptionChanges, URL_UNIQUE_CONSTRAINT, WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 import {
   DuplicateWebhookUrlError,
@@ -29,7 +30,7 @@ import {
   WebhookDisabledError,
   WebhookNotFoundError,
   WebhookUrlError,
-} from './webhooks.errors';
+} from '../webhooks.errors';
 
 export interface CreateWebhookInput {
   url: string;
@@ -52,6 +53,7 @@ export class WebhookSubscriptionsService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly repository: WebhookSubscriptionsRepository,
+    private readonly deliveryRows: WebhookDeliveriesRepository,
     private readonly urlPolicy: OutboundUrlPolicy,
     private readonly queue: WebhookQueue,
   ) {}
@@ -130,7 +132,7 @@ export class WebhookSubscriptionsService {
       if (!subscription) throw new WebhookNotFoundError(id);
       if (!subscription.enabled) throw new WebhookDisabledError(id);
       const now = new Date();
-      await this.repository.insertTestDelivery(tx.manager, {
+      await this.deliveryRows.insertTestDelivery(tx.manager, {
         id: deliveryId,
         accountId: ctx.accountId,
         subscriptionId: id,

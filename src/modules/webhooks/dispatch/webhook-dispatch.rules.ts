@@ -1,4 +1,4 @@
-import { matchesEventFilters } from './event-filter.rules';
+import { matchesEventFilters } from '../subscriptions/event-filter.rules';
 
 /** A delivery an event fans out to, before it gets its id. */
 export interface FanOutDelivery {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { IdempotencyStore } from '../../platform/http/idempotency.store';
-import { EventsService } from '../events/events.service';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { IdempotencyStore } from '../../../platform/http/idempotency.store';
+import { EventsService } from '../../events/events.service';
+import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 
 /** Spec 6.1 rule 6 / 8: the event log and delivery history are kept for 90 days. */
 export const RETENTION_DAYS = 90;

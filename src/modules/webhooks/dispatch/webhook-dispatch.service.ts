@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { newId } from '../../platform/ids/ids';
-import { EventsService } from '../events/events.service';
-import { Coalescer } from './webhook-coalescer';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { newId } from '../../../platform/ids/ids';
+import { EventsService } from '../../events/events.service';
+import { Coalescer } from '../../../platform/concurrency/coalescer';
+import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { fanOut } from './webhook-dispatch.rules';
-import { WebhookQueue } from './webhook-queue.service';
+import { WebhookQueue } from '../webhook-queue.service';
 
 /** Events per dispatch transaction, and dispatch transactions running at once per process. */
 const MAX_BATCH = 200;

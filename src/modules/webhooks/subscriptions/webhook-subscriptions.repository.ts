@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, LessThan, Repository } from 'typeorm';
-import { WebhookDeliveryEntity } from './webhook-delivery.entity';
-import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
+import { WebhookDeliveryEntity } from '../webhook-delivery.entity';
+import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
 
 /** The columns PATCH may change, plus what enabling resets. */
 export interface SubscriptionChanges {
@@ -16,7 +16,10 @@ export interface SubscriptionChanges {
 /** The UNIQUE (account_id, url) constraint: one subscription per URL within an account. */
 export const URL_UNIQUE_CONSTRAINT = 'webhook_subscriptions_account_id_url_key';
 
-/** Subscription and delivery-log queries of the subscriptions API; every one is scoped by account. */
+/**
+ * Subscription and delivery-log queries of the subscriptions API; every one is scoped by account.
+ * Writes to webhook_deliveries (test deliveries too) live in WebhookDeliveriesRepository.
+ */
 @Injectable()
 export class WebhookSubscriptionsRepository {
   constructor(
@@ -72,18 +75,6 @@ export class WebhookSubscriptionsRepository {
   async delete(accountId: string, id: string): Promise<boolean> {
     const result = await this.subscriptions.delete({ accountId, id });
     return (result.affected ?? 0) > 0;
-  }
-
-  /** A synthetic delivery: no event row, its envelope in test_payload, due now (next_retry_at) so the sweep finds it if the enqueue is lost. */
-  async insertTestDelivery(
-    manager: EntityManager,
-    row: { id: string; accountId: string; subscriptionId: string; eventName: string; payload: Record<string, unknown>; dueAt: Date },
-  ): Promise<void> {
-    await manager.query(
-      `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, test_payload, status, next_retry_at)
-       VALUES ($1, $2, $3, NULL, $4, true, $5, 'pending', $6)`,
-      [row.id, row.accountId, row.subscriptionId, row.eventName, JSON.stringify(row.payload), row.dueAt],
-    );
   }
 
   async deliveryExists(accountId: string, subscriptionId: string, deliveryId: string): Promise<boolean> {

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
-import { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
+import { AppConfig } from '../../../config/config';
+import { APP_CONFIG } from '../../../config/config.module';
 import { WebhookDeliveryService } from './webhook-delivery.service';
-import { DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './webhook-queue.service';
-import { startQueueWorker } from './webhook-queue-worker';
+import { DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from '../webhook-queue.service';
+import { startQueueWorker } from '../../../platform/queue/queue-worker';
 
 /**
  * Runs delivery attempts (worker only). The job lock must outlast the HTTP time-out, or a live

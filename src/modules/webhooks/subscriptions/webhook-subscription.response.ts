@@ -1,4 +1,4 @@
-import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
+import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
 
 /** A subscription as every route shows it (spec 2.7): never a secret; disabledReason only while disabled with one. */
 export interface WebhookSubscriptionResponse {

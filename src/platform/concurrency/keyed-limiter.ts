@@ -1,12 +1,16 @@
 /**
- * In-process bound on concurrent HTTP calls per subscription, so one slow receiver cannot take
- * every worker slot. Up to `limit` calls run at once per key. Further callers may wait in memory,
- * which is cheap for a fast receiver: up to `limit` of them always, and more while their expected
- * wait (queue length / limit × the key's typical call time, once measured) stays within
- * `waitBudgetMs`. No caller waits longer than `waitBudgetMs`. A caller refused or timed out gets null
- * and parks its job in the queue instead of holding a worker slot (`parkDelayMs` says how long).
+ * In-process bound on concurrent calls per key (the webhook engine's key is the subscription, so one
+ * slow receiver cannot take every worker slot). Up to `limit` calls run at once per key. Further
+ * callers may wait in memory, which is cheap for a fast key: up to `limit` of them always, and more
+ * while their expected wait (queue length / limit × the key's typical call time, once measured)
+ * stays within `waitBudgetMs`. No caller waits longer than `waitBudgetMs`. A caller refused or timed
+ * out gets null and comes back later (a queue job is parked instead of holding a worker slot;
+ * `parkDelayMs` says how long).
+ *
+ * Not p-limit: p-limit queues every caller without bound and cannot refuse, time out a waiter, or size
+ * the wait by the key's measured call time, which is what keeps a slow key's jobs out of worker slots.
  */
-export class SubscriptionLimiter {
+export class KeyedConcurrencyLimiter {
   private readonly slots = new Map<string, Slot>();
   /** Typical call duration per key (exponentially weighted), kept after the key goes idle. */
   private readonly typicalMs = new Map<string, number>();

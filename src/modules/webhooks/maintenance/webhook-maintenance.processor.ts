@@ -1,9 +1,9 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Job, Queue, Worker } from 'bullmq';
-import { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
-import { startQueueWorker } from './webhook-queue-worker';
+import { AppConfig } from '../../../config/config';
+import { APP_CONFIG } from '../../../config/config.module';
+import { startQueueWorker } from '../../../platform/queue/queue-worker';
 import { WebhookRetentionService } from './webhook-retention.service';
 import { WebhookSweepService } from './webhook-sweep.service';
 

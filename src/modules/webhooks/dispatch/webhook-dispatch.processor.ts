@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Worker } from 'bullmq';
-import { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
+import { AppConfig } from '../../../config/config';
+import { APP_CONFIG } from '../../../config/config.module';
 import { WebhookDispatchService } from './webhook-dispatch.service';
-import { DispatchJobData, WEBHOOK_DISPATCH_QUEUE } from './webhook-queue.service';
-import { startQueueWorker } from './webhook-queue-worker';
+import { DispatchJobData, WEBHOOK_DISPATCH_QUEUE } from '../webhook-queue.service';
+import { startQueueWorker } from '../../../platform/queue/queue-worker';
 
 /** Dispatch jobs taken at once; the service coalesces them into a few transactions. */
 const DISPATCH_CONCURRENCY = 50;

@@ -1,4 +1,4 @@
-import { Coalescer } from './webhook-coalescer';
+import { Coalescer } from './coalescer';
 
 describe('Coalescer', () => {
   it('runs a lone call at once, and batches calls that arrive while batches are running', async () => {

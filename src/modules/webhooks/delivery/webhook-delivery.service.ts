@@ -1,15 +1,15 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import type { Agent, Dispatcher } from 'undici';
-import { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
-import { CheckedUrl, OutboundUrlPolicy, policyViolationOf } from '../../platform/net/outbound-url-policy';
-import { UrlPolicyError } from '../../platform/net/url-policy.rules';
-import { EventsService } from '../events/events.service';
+import { AppConfig } from '../../../config/config';
+import { APP_CONFIG } from '../../../config/config.module';
+import { CheckedUrl, OutboundUrlPolicy, policyViolationOf } from '../../../platform/net/outbound-url-policy';
+import { UrlPolicyError } from '../../../platform/net/url-policy.rules';
+import { EventsService } from '../../events/events.service';
 import { AttemptOutcome, failureCounterEffect, nextDeliveryState, NextDeliveryState } from './webhook-backoff.rules';
-import { Coalescer } from './webhook-coalescer';
-import { DeliveryRow, RecordAttemptInput, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { DeliveryAttempt } from './webhook-delivery.entity';
+import { Coalescer } from '../../../platform/concurrency/coalescer';
+import { DeliveryRow, RecordAttemptInput, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
+import { DeliveryAttempt } from '../webhook-delivery.entity';
 import {
   buildEnvelope,
   capSnippet,
@@ -22,9 +22,9 @@ import {
   responseErrorMessage,
   testEnvelopeSource,
 } from './webhook-delivery.rules';
-import { DeliveryJobData, WebhookQueue } from './webhook-queue.service';
+import { DeliveryJobData, WebhookQueue } from '../webhook-queue.service';
 import { signingSecrets } from './webhook-signer.rules';
-import { SubscriptionLimiter } from './webhook-subscription-limiter';
+import { KeyedConcurrencyLimiter } from '../../../platform/concurrency/keyed-limiter';
 
 /** Concurrent attempts share their load and record queries: up to this many rows per query, this many queries at once. */
 const QUERY_BATCH = 100;
@@ -71,7 +71,7 @@ interface AttemptReport {
 export class WebhookDeliveryService implements OnApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliveryService.name);
   private readonly agent: Agent;
-  private readonly limiter: SubscriptionLimiter;
+  private readonly limiter: KeyedConcurrencyLimiter;
   /** Event id → envelope source (see RECENT_EVENTS_MAX). */
   private readonly recentEvents = new Map<string, EnvelopeSource>();
   private readonly userAgent: string;
@@ -88,7 +88,7 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     const { timeoutMs, concurrencyPerSubscription } = config.webhook;
     this.agent = policy.createAgent({ connectTimeoutMs: timeoutMs, keepAliveTimeoutMs: 4_000 });
     // Up to the limit call at once; more wait in memory while that is quick, the rest are parked in the queue.
-    this.limiter = new SubscriptionLimiter(concurrencyPerSubscription);
+    this.limiter = new KeyedConcurrencyLimiter(concurrencyPerSubscription);
     this.userAgent = `PropertyOps-Webhooks/${config.version}`;
     this.loads = new Coalescer((ids) => this.loadWork(ids), QUERY_BATCH, QUERIES_IN_PARALLEL);
     this.records = new Coalescer((inputs) => this.repository.recordAttempts(inputs), QUERY_BATCH, QUERIES_IN_PARALLEL);

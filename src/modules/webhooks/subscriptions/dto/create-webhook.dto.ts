@@ -10,7 +10,7 @@ import {
   registerDecorator,
   ValidationArguments,
 } from 'class-validator';
-import { OptionalNotNull } from '../../../platform/http/validators';
+import { OptionalNotNull } from '../../../../platform/http/validators';
 import { EVENT_NAME_MAX_LENGTH, isValidEventFilter, isValidEventName } from '../event-filter.rules';
 import { SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
 

@@ -1,12 +1,14 @@
 import { Logger } from '@nestjs/common';
 import { Processor, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
-import { redisConnectionOptions } from '../../platform/platform.module';
+import { redisConnectionOptions } from '../platform.module';
 
 /**
- * Opens a BullMQ worker on one of the webhook queues (worker process only), on the process's Redis
- * connection and prefix, logging failed jobs and worker errors. The processors build their workers
- * with this rather than @Processor because concurrency and lock duration come from config.
+ * Opens a BullMQ worker on a queue (worker process only), on the process's Redis connection and
+ * prefix, logging failed jobs and worker errors. Processors build their workers with this rather than
+ * @nestjs/bullmq's @Processor/WorkerHost, whose worker options are fixed when the decorator is
+ * evaluated: concurrency and lock duration here come from config (lockDuration also sets the lock
+ * renewal period at construction, so it cannot be changed on a running worker).
  */
 export function startQueueWorker<T>(
   config: AppConfig,

@@ -1,5 +1,5 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsString, MaxLength } from 'class-validator';
-import { OptionalNotNull } from '../../../platform/http/validators';
+import { OptionalNotNull } from '../../../../platform/http/validators';
 import { SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
 import { IsEventFilterList } from './create-webhook.dto';
 
