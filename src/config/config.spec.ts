@@ -102,6 +102,8 @@ describe('loadConfig', () => {
     ['WEBHOOK_TIMEOUT_MS', '-1'],
     ['WEBHOOK_RETRY_BASE_MS', 'soon'],
     ['WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', '0'],
+    ['WEBHOOK_SWEEP_INTERVAL_MS', '-1'],
+    ['WEBHOOK_RETENTION_INTERVAL_MS', '1.5'],
     ['REDIS_PREFIX', ''],
     ['REDIS_PREFIX', '  '],
     ['BLOB_STORAGE_DIR', ''],

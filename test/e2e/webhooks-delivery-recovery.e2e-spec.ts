@@ -3,15 +3,13 @@ import { NestContainer } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { WebhookDeliveryProcessor } from '../../src/modules/webhooks/delivery/webhook-delivery.processor';
 import { WebhookDispatchService } from '../../src/modules/webhooks/dispatch/webhook-dispatch.service';
-import {
-  WEBHOOK_MAINTENANCE_QUEUE,
-  WebhookMaintenanceProcessor,
-} from '../../src/modules/webhooks/maintenance/webhook-maintenance.processor';
+import { WebhookMaintenanceSchedule } from '../../src/modules/webhooks/maintenance/webhook-maintenance.schedule';
 import { WebhookDispatchProcessor } from '../../src/modules/webhooks/dispatch/webhook-dispatch.processor';
 import { WEBHOOK_DELIVERY_QUEUE, WebhookQueue } from '../../src/modules/webhooks/webhook-queue.service';
 import { WebhookRetentionService } from '../../src/modules/webhooks/maintenance/webhook-retention.service';
 import { WebhookSweepService } from '../../src/modules/webhooks/maintenance/webhook-sweep.service';
 import { newId } from '../../src/platform/ids/ids';
+import { Scheduler } from '../../src/platform/scheduling/scheduler';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { dropRedisPrefix } from '../support/test-env';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
@@ -30,8 +28,8 @@ const ENV = {
   WEBHOOK_RETRY_BASE_MS: '100',
   WEBHOOK_TIMEOUT_MS: '1000',
   // The scheduled sweep and retention scan the whole database, which other test files share: they are
-  // off, and the tests call the services scoped to this file's accounts (the scheduling itself is
-  // unit-tested in webhook-maintenance.processor.spec.ts).
+  // off, and the tests call the services scoped to this file's accounts (the scheduled runs are tested
+  // on a private database and Redis in webhooks-redis-loss.e2e-spec.ts).
   WEBHOOK_SWEEP_INTERVAL_MS: '0',
   WEBHOOK_RETENTION_INTERVAL_MS: '0',
 };
@@ -80,15 +78,14 @@ describe('webhook delivery recovery', () => {
     await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
   });
 
-  it('the API process loads no processors, nor the worker-only maintenance queue', () => {
+  it('the API process loads no processors, nor the periodic tasks', () => {
     // (app.get of a missing provider would make Nest exit the process, so look at the module graph.)
     const modules = [...(t.app as unknown as { container: NestContainer }).container.getModules().values()];
     const providers = modules.flatMap((m) => [...m.providers.keys()]);
     expect(providers).toContain(WebhookQueue);
-    for (const processor of [WebhookDeliveryProcessor, WebhookDispatchProcessor, WebhookMaintenanceProcessor])
-      expect(providers).not.toContain(processor);
+    for (const workerOnly of [WebhookDeliveryProcessor, WebhookDispatchProcessor, WebhookMaintenanceSchedule, Scheduler])
+      expect(providers).not.toContain(workerOnly);
     expect(providers).toContain(getQueueToken(WEBHOOK_DELIVERY_QUEUE));
-    expect(providers).not.toContain(getQueueToken(WEBHOOK_MAINTENANCE_QUEUE));
   });
 
   it('sweeps: dispatches an event that never reached the queue, and re-enqueues an attempt whose job was lost', async () => {

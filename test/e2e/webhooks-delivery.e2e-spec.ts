@@ -2,8 +2,8 @@ import { getQueueToken } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
 import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { WEBHOOK_MAINTENANCE_QUEUE } from '../../src/modules/webhooks/maintenance/webhook-maintenance.processor';
 import { WEBHOOK_DELIVERY_QUEUE } from '../../src/modules/webhooks/webhook-queue.service';
+import { Scheduler } from '../../src/platform/scheduling/scheduler';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { validProperty } from '../support/properties';
 import { dropRedisPrefix } from '../support/test-env';
@@ -244,9 +244,8 @@ describe('webhook delivery', () => {
     expect(r.requests.map((q) => q.path)).toEqual(['/moved']);
   });
 
-  it('delivers through the fast path alone (no sweep runs in this file)', async () => {
-    const schedulers = await worker.ctx.get<Queue>(getQueueToken(WEBHOOK_MAINTENANCE_QUEUE)).getJobSchedulers();
-    expect(schedulers).toEqual([]);
+  it('delivers through the fast path alone (no sweep runs in this file)', () => {
+    expect(worker.ctx.get(Scheduler).taskNames()).toEqual([]);
   });
 
   it('disables a subscription after 10 consecutive permanent failures, counts test deliveries never, and resumes on re-enable', async () => {

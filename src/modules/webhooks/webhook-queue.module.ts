@@ -5,8 +5,8 @@ import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_DISPATCH_QUEUE, WebhookQueue } from './
 
 /**
  * The webhook queues the API adds jobs to (producer side only, no processors), imported by the API
- * through WebhooksModule and by the worker through WebhooksWorkerModule. The maintenance queue is
- * the worker's own (WebhooksWorkerModule).
+ * through WebhooksModule and by the worker through WebhooksWorkerModule. The sweep and retention
+ * use no queue: they run on the worker's in-process scheduler (src/platform/scheduling).
  */
 @Module({
   imports: [EventsModule, BullModule.registerQueue({ name: WEBHOOK_DISPATCH_QUEUE }, { name: WEBHOOK_DELIVERY_QUEUE })],

@@ -1,20 +1,20 @@
-import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { NetModule } from '../../platform/net/net.module';
+import { SchedulingModule } from '../../platform/scheduling/scheduling.module';
 import { EventsModule } from '../events/events.module';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookDispatchProcessor } from './dispatch/webhook-dispatch.processor';
 import { WebhookDispatchService } from './dispatch/webhook-dispatch.service';
-import { WEBHOOK_MAINTENANCE_QUEUE, WebhookMaintenanceProcessor } from './maintenance/webhook-maintenance.processor';
+import { WebhookMaintenanceSchedule } from './maintenance/webhook-maintenance.schedule';
 import { WebhookQueueModule } from './webhook-queue.module';
 import { WebhookRetentionService } from './maintenance/webhook-retention.service';
 import { WebhookSweepService } from './maintenance/webhook-sweep.service';
 
 /** The webhook engine in the worker process: dispatch, delivery, sweep and retention. Never imported by the API. */
 @Module({
-  imports: [EventsModule, NetModule, WebhookQueueModule, BullModule.registerQueue({ name: WEBHOOK_MAINTENANCE_QUEUE })],
+  imports: [EventsModule, NetModule, SchedulingModule, WebhookQueueModule],
   providers: [
     WebhookDeliveriesRepository,
     WebhookDispatchService,
@@ -23,7 +23,7 @@ import { WebhookSweepService } from './maintenance/webhook-sweep.service';
     WebhookRetentionService,
     WebhookDispatchProcessor,
     WebhookDeliveryProcessor,
-    WebhookMaintenanceProcessor,
+    WebhookMaintenanceSchedule,
   ],
 })
 export class WebhooksWorkerModule {}

@@ -24,12 +24,14 @@ export class WebhookRetentionService {
     private readonly idempotency: IdempotencyStore,
   ) {}
 
-  async run(now = new Date()): Promise<{ deliveries: number; events: number; idempotencyKeys: number }> {
+  /** `signal` ends the run early, between batches (the worker is shutting down). */
+  async run({ now = new Date(), signal }: { now?: Date; signal?: AbortSignal } = {}): Promise<RetentionResult> {
     const cutoff = new Date(now.getTime() - RETENTION_DAYS * 24 * 3600 * 1000);
-    const deadline = Date.now() + RUN_BUDGET_MS;
-    const deliveries = await drain(() => this.repository.deleteBatchCreatedBefore(cutoff, BATCH), deadline);
-    const events = await drain(() => this.events.deleteBatchCreatedBefore(cutoff, BATCH), deadline);
-    const idempotencyKeys = await drain(() => this.idempotency.deleteExpired(BATCH), deadline);
+    const budget = AbortSignal.timeout(RUN_BUDGET_MS);
+    const stop = signal ? AbortSignal.any([signal, budget]) : budget;
+    const deliveries = await drain(() => this.repository.deleteBatchCreatedBefore(cutoff, BATCH), stop);
+    const events = await drain(() => this.events.deleteBatchCreatedBefore(cutoff, BATCH), stop);
+    const idempotencyKeys = await drain(() => this.idempotency.deleteExpired(BATCH), stop);
     if (deliveries + events + idempotencyKeys > 0) {
       this.logger.log(`retention: deleted ${deliveries} deliveries, ${events} events, ${idempotencyKeys} expired idempotency keys`);
     }
@@ -37,11 +39,18 @@ export class WebhookRetentionService {
   }
 }
 
-async function drain(deleteBatch: () => Promise<number>, deadline: number): Promise<number> {
+export interface RetentionResult {
+  deliveries: number;
+  events: number;
+  idempotencyKeys: number;
+}
+
+async function drain(deleteBatch: () => Promise<number>, stop: AbortSignal): Promise<number> {
   let total = 0;
-  for (;;) {
+  while (!stop.aborted) {
     const deleted = await deleteBatch();
     total += deleted;
-    if (deleted < BATCH || Date.now() > deadline) return total;
+    if (deleted < BATCH) break;
   }
+  return total;
 }

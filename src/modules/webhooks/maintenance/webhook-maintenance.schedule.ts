@@ -1,0 +1,30 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { AppConfig } from '../../../config/config';
+import { APP_CONFIG } from '../../../config/config.module';
+import { Scheduler } from '../../../platform/scheduling/scheduler';
+import { WebhookRetentionService } from './webhook-retention.service';
+import { WebhookSweepService } from './webhook-sweep.service';
+
+export const SWEEP_TASK = 'webhook-sweep';
+export const RETENTION_TASK = 'webhook-retention';
+
+/**
+ * The engine's periodic work (worker only): the dispatch/retry sweep and retention, on the in-process
+ * scheduler (once per interval across all workers; an interval of 0 leaves the task out, as tests that
+ * share one database with other files do, calling the services directly).
+ */
+@Injectable()
+export class WebhookMaintenanceSchedule implements OnModuleInit {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly scheduler: Scheduler,
+    private readonly sweeper: WebhookSweepService,
+    private readonly retention: WebhookRetentionService,
+  ) {}
+
+  onModuleInit(): void {
+    const { sweepIntervalMs, retentionIntervalMs } = this.config.webhook;
+    this.scheduler.register({ name: SWEEP_TASK, intervalMs: sweepIntervalMs, run: () => this.sweeper.sweep() });
+    this.scheduler.register({ name: RETENTION_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.retention.run({ signal }) });
+  }
+}

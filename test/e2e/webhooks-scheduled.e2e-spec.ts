@@ -1,0 +1,154 @@
+import Redis from 'ioredis';
+import { newId } from '../../src/platform/ids/ids';
+import { PeriodicTaskLock } from '../../src/platform/scheduling/periodic-task-lock';
+import { Scheduler } from '../../src/platform/scheduling/scheduler';
+import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { createPrivateDatabase, PrivateDatabase } from '../support/private-services';
+import { dropRedisPrefix } from '../support/test-env';
+import { waitUntil } from '../support/wait';
+import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { subscribe, waitForFinalDeliveries } from '../support/webhooks';
+import { startWorker, TestWorker } from '../support/worker';
+
+/**
+ * The sweep and retention as they run in production: on the worker's in-process scheduler with short
+ * intervals. They scan the whole database, so this file has a database of its own (no other file's
+ * rows to sweep) and its own Redis prefix.
+ */
+describe('webhook periodic tasks', () => {
+  let db: PrivateDatabase;
+  let env: Record<string, string>;
+  let t: TestApp;
+  let worker: TestWorker;
+  let account: TestAccount;
+  let api: ApiClient;
+  let receiver: WebhookReceiver;
+
+  async function insertEvent(extra: { createdAt?: string; dispatched?: boolean } = {}): Promise<string> {
+    const id = newId('event');
+    await db.query(
+      `INSERT INTO events (id, account_id, event_name, client_request_id, api_request_id, results, created_at, dispatched_at)
+       VALUES ($1, $2, 'property.create', 'client_sql', 'req_sql', '[{"via":"sql"}]', COALESCE($3::timestamptz, now()), CASE WHEN $4 THEN now() END)`,
+      [id, account.accountId, extra.createdAt ?? null, extra.dispatched ?? false],
+    );
+    return id;
+  }
+
+  beforeAll(async () => {
+    db = await createPrivateDatabase('scheduled');
+    env = {
+      DATABASE_URL: db.url,
+      REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-scheduled`,
+      WEBHOOK_RETRY_BASE_MS: '100',
+      WEBHOOK_TIMEOUT_MS: '1000',
+      WEBHOOK_SWEEP_INTERVAL_MS: '200',
+      WEBHOOK_RETENTION_INTERVAL_MS: '300',
+    };
+    t = await startApp(env);
+    worker = await startWorker(env);
+    account = await createAccount(t);
+    api = clientFor(t, account);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await t?.close();
+    await receiver?.close();
+    await db?.drop();
+    await dropRedisPrefix(t.config.redisUrl, env.REDIS_PREFIX);
+  });
+
+  it('runs the sweep and retention in the worker, with nothing scheduled in Redis', async () => {
+    expect(worker.ctx.get(Scheduler).taskNames().sort()).toEqual(['webhook-retention', 'webhook-sweep']);
+    const redis = new Redis(t.config.redisUrl);
+    try {
+      const queues = new Set((await redis.keys(`${env.REDIS_PREFIX}:*`)).map((key) => key.split(':')[1]));
+      expect([...queues].filter((queue) => !['webhook-dispatch', 'webhook-delivery'].includes(queue))).toEqual([]);
+    } finally {
+      await redis.quit();
+    }
+  });
+
+  it('delivers an event whose dispatch job was lost, through the scheduled sweep', async () => {
+    const sub = await subscribe(api, `${receiver.url}/lost-dispatch`);
+    // Written straight to the table: no onCommitted listener, so no dispatch job ever existed.
+    const eventId = await insertEvent();
+    const [request] = await receiver.waitFor(1, 15_000, (q) => q.path === '/lost-dispatch');
+    expect(JSON.parse(request.rawBody)).toMatchObject({ eventName: 'property.create', results: [{ via: 'sql' }] });
+    const [row] = await waitForFinalDeliveries(api, sub.id, 1);
+    expect(row).toMatchObject({ eventId, status: 'delivered', attemptCount: 1 });
+    const [task] = await db.query(`SELECT last_started_at, last_finished_at, last_error FROM periodic_tasks WHERE name = 'webhook-sweep'`);
+    expect(task).toMatchObject({ last_started_at: expect.any(Date), last_error: null });
+  });
+
+  it('re-sends a pending attempt whose job was lost, through the scheduled sweep', async () => {
+    const sub = await subscribe(api, `${receiver.url}/lost-attempt`);
+    const eventId = await insertEvent({ dispatched: true });
+    const deliveryId = newId('delivery');
+    await db.query(
+      `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, status, next_retry_at)
+       VALUES ($1, $2, $3, $4, 'property.create', 'pending', now() - interval '1 hour')`,
+      [deliveryId, account.accountId, sub.id, eventId],
+    );
+    const [request] = await receiver.waitFor(1, 15_000, (q) => q.path === '/lost-attempt');
+    expect(request.headers['webhook-id']).toBe(deliveryId);
+    const [row] = await waitForFinalDeliveries(api, sub.id, 1);
+    expect(row).toMatchObject({ id: deliveryId, status: 'delivered' });
+  });
+
+  it('deletes rows past the 90-day retention through the scheduled job', async () => {
+    const sub = await subscribe(api, `${receiver.url}/retention`);
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600 * 1000).toISOString();
+    const oldEvent = await insertEvent({ createdAt: daysAgo(91), dispatched: true });
+    const newEvent = await insertEvent({ createdAt: daysAgo(89), dispatched: true });
+    const oldDelivery = newId('delivery');
+    const newDelivery = newId('delivery');
+    for (const [id, eventId, days] of [
+      [oldDelivery, oldEvent, 91],
+      [newDelivery, newEvent, 89],
+    ] as const) {
+      await db.query(
+        `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, status, created_at)
+         VALUES ($1, $2, $3, $4, 'property.create', 'delivered', $5)`,
+        [id, account.accountId, sub.id, eventId, daysAgo(days)],
+      );
+    }
+    await waitUntil(
+      async () => (await db.query(`SELECT 1 FROM events WHERE id = $1`, [oldEvent])).length === 0,
+      15_000,
+      'the old event deleted by the scheduled retention',
+    );
+    const events = await db.query<{ id: string }>(`SELECT id FROM events WHERE id = ANY($1)`, [[oldEvent, newEvent]]);
+    expect(events.map((e) => e.id)).toEqual([newEvent]);
+    const deliveries = await db.query<{ id: string }>(`SELECT id FROM webhook_deliveries WHERE id = ANY($1)`, [[oldDelivery, newDelivery]]);
+    expect(deliveries.map((d) => d.id)).toEqual([newDelivery]);
+  });
+
+  it('runs a task once per interval across workers sharing the database', async () => {
+    const second = await startWorker(env);
+    try {
+      const workers = [worker, second];
+      const runs: number[] = [];
+      const claimed = workers.map(() => 0);
+      workers.forEach((w, i) => {
+        const lock = w.ctx.get(PeriodicTaskLock);
+        const claim = lock.claim.bind(lock);
+        jest.spyOn(lock, 'claim').mockImplementation(async (name, intervalMs) => {
+          const result = await claim(name, intervalMs);
+          if (name === 'probe') claimed[i]++;
+          return result;
+        });
+      });
+      // A long interval: both workers look within its first tenth (the jitter), and only one may run it.
+      for (const [i, w] of workers.entries()) {
+        w.ctx.get(Scheduler).register({ name: 'probe', intervalMs: 20_000, run: async () => void runs.push(i) });
+      }
+      await waitUntil(async () => claimed.every((n) => n >= 1), 15_000, 'both workers to try the probe task');
+      expect(runs).toHaveLength(1);
+      const [task] = await db.query(`SELECT last_finished_at FROM periodic_tasks WHERE name = 'probe'`);
+      expect(task.last_finished_at).toBeInstanceOf(Date);
+    } finally {
+      await second.close();
+    }
+  });
+});

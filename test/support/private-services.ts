@@ -1,0 +1,89 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { migrate } from '../../src/database/migrate';
+import { dropTestDatabase, TEST_RUN_ID, testDatabaseUrl } from './test-env';
+import { waitUntil } from './wait';
+
+/**
+ * Services of a test file's own, for tests whose periodic jobs scan the whole database or that stop
+ * and restart Redis: a migrated database of the run (`property_ops_test_<run>_<name>`) and a
+ * redis-server on a free port. Nothing here touches the shared Redis or another file's database.
+ */
+export interface PrivateDatabase {
+  url: string;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  drop(): Promise<void>;
+}
+
+export async function createPrivateDatabase(name: string): Promise<PrivateDatabase> {
+  const url = testDatabaseUrl(`${TEST_RUN_ID}_${name}`);
+  await dropTestDatabase(url);
+  await migrate({ databaseUrl: url, isProduction: false });
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  return {
+    url,
+    query: async (sql, params) => (await client.query(sql, params)).rows,
+    drop: async () => {
+      await client.end();
+      await dropTestDatabase(url);
+    },
+  };
+}
+
+export interface PrivateRedis {
+  url: string;
+  /** Stops the server (SIGKILL: no save, nothing flushed); its data is gone. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, empty. */
+  start(): Promise<void>;
+}
+
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  const port = await freePort();
+  let server: ChildProcess | undefined;
+  const url = `redis://127.0.0.1:${port}`;
+  const start = async () => {
+    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
+    server = child;
+    await waitUntil(() => ping(url), 10_000, `redis-server on port ${port}`);
+  };
+  const stop = async () => {
+    const child = server;
+    server = undefined;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  await start();
+  return { url, start, stop };
+}
+
+async function ping(url: string): Promise<boolean> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
