@@ -21,6 +21,27 @@ export default tseslint.config(
     },
   },
   {
+    // Layers point one way: modules use platform, never the reverse.
+    files: ['src/platform/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules/**'], message: 'platform must not depend on a module' }] }],
+    },
+  },
+  {
+    // Inside platform, http may use the transport-free layers (context, idempotency, database), never the reverse.
+    files: ['src/platform/context/**/*.ts', 'src/platform/idempotency/**/*.ts', 'src/platform/database/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/modules/**', '**/http/**', 'express'], message: 'a transport-free layer must not depend on HTTP or a module' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON bodies and problem documents loosely; `any` there is the honest type.
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

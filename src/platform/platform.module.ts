@@ -6,6 +6,7 @@ import { AppConfig } from '../config/config';
 import { ConfigModule } from '../config/config.module';
 import { dataSourceOptions } from '../database/data-source';
 import { PlatformDatabaseModule } from './database/platform-database.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { loggerParams } from './logging';
 import { PaginationModule } from './pagination/pagination.module';
 import { RedisModule } from './redis/redis.module';
@@ -37,6 +38,7 @@ export class PlatformModule {
         RedisModule,
         BullModule.forRoot({ connection: redisConnectionOptions(config.redisUrl), prefix: config.redisPrefix }),
         PaginationModule,
+        IdempotencyModule,
         PlatformDatabaseModule,
       ],
     };

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { EventsService } from '../../src/modules/events/events.service';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
-import { RequestContext } from '../../src/platform/http/request-context';
+import { RequestContext } from '../../src/platform/context/request-context';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { FeedEvent, waitUntilInFeed } from '../support/events';
 import { expectProblem } from '../support/problem';

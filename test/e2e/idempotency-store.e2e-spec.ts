@@ -1,11 +1,12 @@
+import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { EventsService } from '../../src/modules/events/events.service';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { ConflictError, DomainError } from '../../src/platform/errors/domain-error';
 import { requestFingerprint } from '../../src/platform/http/idempotency.rules';
-import { ClaimOutcome, IdempotencyStore } from '../../src/platform/http/idempotency.store';
-import { IdempotencyClaim } from '../../src/platform/http/request-context';
+import { ClaimOutcome, IdempotencyStore } from '../../src/platform/idempotency/idempotency.store';
+import { IdempotencyClaim } from '../../src/platform/context/request-context';
 import { clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { waitUntilInFeed } from '../support/events';
 import { expectProblem } from '../support/problem';
@@ -47,6 +48,10 @@ describe('IdempotencyStore (PostgreSQL)', () => {
   }
 
   const complete = (claim: IdempotencyClaim, body: unknown) => db.transaction((manager) => store.complete(manager, claim, body));
+
+  /** Events the requests with this Idempotency-Key wrote (it is their clientRequestId). */
+  const eventsOf = async (accountId: string, key: string): Promise<number> =>
+    (await db.query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND client_request_id = $2`, [accountId, key]))[0].n;
 
   const row = async (accountId: string, key: string) =>
     (await db.query('SELECT * FROM idempotency_keys WHERE account_id = $1 AND key = $2', [accountId, key]))[0];
@@ -234,10 +239,82 @@ describe('IdempotencyStore (PostgreSQL)', () => {
 
     const result = await uow.run(ctx, async (tx) => {
       await events.publish(tx, 'test.idem', [{ ok: true }]);
-      return { ok: true };
+      return tx.respond({ ok: true });
     });
     expect(result).toEqual({ ok: true });
     expect(await store.claim(account.accountId, key, FP_A)).toEqual({ kind: 'replay', status: 201, body: { ok: true } });
+  });
+
+  describe('Tx.respond', () => {
+    let uow: UnitOfWork;
+    beforeAll(() => {
+      uow = t.app.get(UnitOfWork);
+    });
+
+    const ctxWith = async (key = newKey()) => ({
+      accountId: account.accountId,
+      requestId: `r-${key}`,
+      clientRequestId: key,
+      idempotency: await claimed(account.accountId, key),
+    });
+
+    it('stores nothing by itself: a run without respond leaves the claim in progress', async () => {
+      const ctx = await ctxWith();
+      expect(await uow.run(ctx, async () => ({ returned: true }))).toEqual({ returned: true });
+      expect((await row(account.accountId, ctx.clientRequestId)).completed_at).toBeNull();
+    });
+
+    it('stores the response of the transaction that calls it, whichever run that is', async () => {
+      const ctx = await ctxWith();
+      await uow.run(ctx, async () => ({ step: 'pre-check' }));
+      await uow.run(ctx, (tx) => tx.respond({ step: 'created' }));
+      await uow.run(ctx, async () => ({ step: 'after' }));
+      expect(await store.claim(account.accountId, ctx.clientRequestId, FP_A)).toEqual({
+        kind: 'replay',
+        status: 201,
+        body: { step: 'created' },
+      });
+    });
+
+    it('refuses a second call in the same transaction, which rolls back', async () => {
+      const ctx = await ctxWith();
+      await expect(
+        uow.run(ctx, async (tx) => {
+          await tx.respond({ n: 1 });
+          return tx.respond({ n: 2 });
+        }),
+      ).rejects.toThrow('Tx.respond called twice for one request');
+      expect((await row(account.accountId, ctx.clientRequestId)).completed_at).toBeNull();
+    });
+
+    it('refuses a second call in a later transaction of the same request', async () => {
+      const ctx = await ctxWith();
+      await uow.run(ctx, (tx) => tx.respond({ n: 1 }));
+      await expect(uow.run(ctx, (tx) => tx.respond({ n: 2 }))).rejects.toThrow('Tx.respond called twice for one request');
+      expect(await store.claim(account.accountId, ctx.clientRequestId, FP_A)).toEqual({ kind: 'replay', status: 201, body: { n: 1 } });
+    });
+
+    it('allows a retry to respond after a transaction that responded rolled back', async () => {
+      const ctx = await ctxWith();
+      await expect(
+        uow.run(ctx, async (tx) => {
+          await tx.respond({ attempt: 1 });
+          throw new Error('serialization failure');
+        }),
+      ).rejects.toThrow('serialization failure');
+      await uow.run(ctx, (tx) => tx.respond({ attempt: 2 }));
+      expect(await store.claim(account.accountId, ctx.clientRequestId, FP_A)).toEqual({
+        kind: 'replay',
+        status: 201,
+        body: { attempt: 2 },
+      });
+    });
+
+    it('returns the response and stores nothing without an Idempotency-Key, and still refuses a second call', async () => {
+      const ctx = { accountId: account.accountId, requestId: 'r-plain', clientRequestId: 'req_r-plain' };
+      expect(await uow.run(ctx, (tx) => tx.respond({ plain: true }))).toEqual({ plain: true });
+      await expect(uow.run(ctx, (tx) => tx.respond({ plain: 2 }))).rejects.toThrow('Tx.respond called twice for one request');
+    });
   });
 
   describe('over HTTP (@Idempotent() on a probe create route)', () => {
@@ -257,11 +334,7 @@ describe('IdempotencyStore (PostgreSQL)', () => {
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.body).toEqual(first.body);
 
-      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND client_request_id = $2`, [
-        caller.accountId,
-        key,
-      ]);
-      expect(n).toBe(1);
+      expect(await eventsOf(caller.accountId, key)).toBe(1);
       const lastId = (await db.query(`SELECT id FROM events WHERE account_id = $1 ORDER BY id DESC LIMIT 1`, [caller.accountId]))[0].id;
       await waitUntilInFeed(t, lastId);
       const feed = await api.get('/v1/events').expect(200);
@@ -349,11 +422,7 @@ describe('IdempotencyStore (PostgreSQL)', () => {
         'internal',
       );
       expect(await row(caller.accountId, key)).toBeUndefined();
-      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND client_request_id = $2`, [
-        caller.accountId,
-        key,
-      ]);
-      expect(n).toBe(0);
+      expect(await eventsOf(caller.accountId, key)).toBe(0);
       const ok = await api.post('/v1/test-probe/things').set('idempotency-key', key).send({ name: 'works' }).expect(201);
       expect(ok.body.clientRequestId).toBe(key);
     });
@@ -371,11 +440,54 @@ describe('IdempotencyStore (PostgreSQL)', () => {
         if (r.status === 201) expect(r.body).toEqual(created[0].body);
         else expectProblem(r, 409, 'idempotencyKeyInProgress');
       }
-      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND client_request_id = $2`, [
+      expect(await eventsOf(caller.accountId, key)).toBe(1);
+    });
+
+    it('replays the response of a use case that runs two transactions: the one that created the thing', async () => {
+      const api = clientFor(t, caller);
+      const key = newKey();
+      const first = await api.post('/v1/test-probe/two-step-things').set('idempotency-key', key).send({ name: 'two' }).expect(201);
+      expect(first.body).toEqual({ id: expect.stringMatching(/^prop_/), name: 'two', step: 'created', clientRequestId: key });
+
+      const again = await api.post('/v1/test-probe/two-step-things').set('idempotency-key', key).send({ name: 'two' }).expect(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      expect(await eventsOf(caller.accountId, key)).toBe(2); // the draft and the create, once each
+
+      const other = await api.post('/v1/test-probe/two-step-things').set('idempotency-key', key).send({ name: 'else' }).expect(422);
+      expectProblem(other, 422, 'idempotencyKeyReused', '/v1/test-probe/two-step-things');
+    });
+
+    it('answers 409 while a two-transaction use case holds the key', async () => {
+      const api = clientFor(t, caller);
+      const key = newKey();
+      const claim = await store.claim(
         caller.accountId,
         key,
-      ]);
-      expect(n).toBe(1);
+        requestFingerprint('POST', '/v1/test-probe/two-step-things', { name: 'held' }),
+      );
+      expect(claim.kind).toBe('claimed');
+      const res = await api.post('/v1/test-probe/two-step-things').set('idempotency-key', key).send({ name: 'held' }).expect(409);
+      expectProblem(res, 409, 'idempotencyKeyInProgress', '/v1/test-probe/two-step-things');
+    });
+
+    it('frees the key of a use case that succeeded without Tx.respond, and logs the mistake', async () => {
+      const api = clientFor(t, caller);
+      const key = newKey();
+      const logged = jest.spyOn(Logger.prototype, 'error');
+      try {
+        const first = await api.post('/v1/test-probe/unanswered-things').set('idempotency-key', key).send({ name: 'forgot' }).expect(201);
+        expect(first.body).toEqual({ id: expect.stringMatching(/^prop_/), name: 'forgot' });
+        expect(await row(caller.accountId, key)).toBeUndefined();
+        expect(logged).toHaveBeenCalledWith(expect.stringContaining('succeeded without Tx.respond'));
+
+        // Nothing to replay: the retry runs the use case again instead of waiting out a 409.
+        const retry = await api.post('/v1/test-probe/unanswered-things').set('idempotency-key', key).send({ name: 'forgot' }).expect(201);
+        expect(retry.headers['idempotent-replayed']).toBeUndefined();
+        expect(retry.body.id).not.toBe(first.body.id);
+      } finally {
+        logged.mockRestore();
+      }
     });
 
     it('uses a generated clientRequestId without a key, and never stores a record', async () => {

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { requestFingerprint } from '../../src/platform/http/idempotency.rules';
-import { IdempotencyStore } from '../../src/platform/http/idempotency.store';
+import { IdempotencyStore } from '../../src/platform/idempotency/idempotency.store';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { feedEvents } from '../support/events';
 import { uniq, validProperty } from '../support/properties';

@@ -8,7 +8,8 @@ import { newId } from '../../src/platform/ids/ids';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { LimitQueryDto } from '../../src/platform/pagination/list-query.dto';
-import { Ctx, RequestContext } from '../../src/platform/http/request-context';
+import { RequestContext } from '../../src/platform/context/request-context';
+import { Ctx } from '../../src/platform/http/request-context';
 
 /**
  * Test-only routes that exercise the platform layer (body parsing, strict
@@ -76,6 +77,36 @@ export class ProbeController {
       await this.events.publish(tx, 'probe.create', [thing]);
       if (body.name === 'fail') throw new Error('failed after writing');
       if (body.name === 'conflict') throw new DomainError('conflict', 'conflict', 'Probe conflict');
+      return tx.respond(thing);
+    });
+  }
+
+  /**
+   * A create whose use case runs two transactions: the first writes a draft (and returns it),
+   * the second creates the thing and stores the real response.
+   */
+  @Post('two-step-things')
+  @Idempotent()
+  async createInTwoSteps(@Ctx() ctx: RequestContext, @Body() body: ProbeThingDto) {
+    const draft = await this.uow.run(ctx, async (tx) => {
+      const started = { step: 'draft', name: body.name };
+      await this.events.publish(tx, 'probe.draft', [started]);
+      return started;
+    });
+    return this.uow.run(ctx, async (tx) => {
+      const thing = { id: newId('property'), name: draft.name, step: 'created', clientRequestId: ctx.clientRequestId };
+      await this.events.publish(tx, 'probe.create', [thing]);
+      return tx.respond(thing);
+    });
+  }
+
+  /** A create that forgets Tx.respond: nothing is stored for its key. */
+  @Post('unanswered-things')
+  @Idempotent()
+  async createWithoutResponding(@Ctx() ctx: RequestContext, @Body() body: ProbeThingDto) {
+    return this.uow.run(ctx, async (tx) => {
+      const thing = { id: newId('property'), name: body.name };
+      await this.events.publish(tx, 'probe.create', [thing]);
       return thing;
     });
   }

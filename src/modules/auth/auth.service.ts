@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Caller } from '../../platform/http/request-context';
+import { Caller } from '../../platform/context/request-context';
 import { Plan, SubscriptionStatus } from './account.entity';
 import { InvalidApiKeyError, SubscriptionInactiveError } from './auth.errors';
 import { hasApiAccess, hashApiKey, looksLikeApiKey, shouldTouchLastUsed } from './auth.rules';

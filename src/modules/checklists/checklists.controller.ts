@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { Ctx, RequestContext } from '../../platform/http/request-context';
+import { RequestContext } from '../../platform/context/request-context';
+import { Ctx } from '../../platform/http/request-context';
 import { ChecklistsService } from './checklists.service';
 import { CreateChecklistDto } from './dto/create-checklist.dto';
 import { UpdateChecklistDto } from './dto/update-checklist.dto';

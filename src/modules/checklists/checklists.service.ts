@@ -1,7 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { Tx, UnitOfWork } from '../../platform/database/unit-of-work';
 import { NotFoundError } from '../../platform/errors/domain-error';
-import { RequestContext } from '../../platform/http/request-context';
+import { RequestContext } from '../../platform/context/request-context';
 import { newId } from '../../platform/ids/ids';
 import { Page, unpaginated } from '../../platform/pagination/page';
 import { EventsService } from '../events/events.service';
@@ -21,6 +22,7 @@ import { UpdateChecklistDto } from './dto/update-checklist.dto';
 @Injectable()
 export class ChecklistsService implements OnModuleInit {
   constructor(
+    private readonly dataSource: DataSource,
     private readonly uow: UnitOfWork,
     private readonly repository: ChecklistsRepository,
     private readonly events: EventsService,
@@ -43,7 +45,7 @@ export class ChecklistsService implements OnModuleInit {
         description: dto.description ?? null,
         taskGroups: mintTaskGroups(dto.taskGroups),
       });
-      return this.publish(tx, 'checklist.create', checklist);
+      return tx.respond(await this.publish(tx, 'checklist.create', checklist));
     });
   }
 
@@ -76,11 +78,9 @@ export class ChecklistsService implements OnModuleInit {
 
   /** Every checklist of the property, disabled ones included (flagged): the authoritative taskId map. */
   async listForProperty(ctx: RequestContext, propertyId: string): Promise<Page<ChecklistResponse>> {
-    return this.uow.run(ctx, async (tx) => {
-      const property = await this.properties.resolve(tx, { propertyId });
-      const rows = await this.repository.listByProperty(tx.manager, ctx.accountId, property.propertyId);
-      return unpaginated(rows.map(toChecklistResponse));
-    });
+    const property = await this.properties.lookup(ctx.accountId, { propertyId });
+    const rows = await this.repository.listByProperty(this.dataSource.manager, ctx.accountId, property.propertyId);
+    return unpaginated(rows.map(toChecklistResponse));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { Ctx, RequestContext } from '../../platform/http/request-context';
+import { RequestContext } from '../../platform/context/request-context';
+import { Ctx } from '../../platform/http/request-context';
 import { ListEventsQueryDto } from './dto/list-events.dto';
 import { EventsService } from './events.service';
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { Idempotent } from '../../platform/http/idempotency.interceptor';
-import { Ctx, RequestContext } from '../../platform/http/request-context';
+import { RequestContext } from '../../platform/context/request-context';
+import { Ctx } from '../../platform/http/request-context';
 import { ListQueryDto } from '../../platform/pagination/list-query.dto';
 import { CreatePropertyDto } from './dto/create-property.dto';
 import { UpdatePropertyDto } from './dto/update-property.dto';

@@ -4,7 +4,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { isUniqueViolation } from '../../platform/database/pg-errors';
 import { Tx, UnitOfWork } from '../../platform/database/unit-of-work';
 import { NotFoundError } from '../../platform/errors/domain-error';
-import { RequestContext } from '../../platform/http/request-context';
+import { RequestContext } from '../../platform/context/request-context';
 import { isIdOf, newId } from '../../platform/ids/ids';
 import { CursorCodec, InvalidCursorError } from '../../platform/pagination/cursor';
 import { Page, toPage } from '../../platform/pagination/page';
@@ -64,7 +64,7 @@ export class PropertiesService {
         });
         const shape = await this.readShape(tx, id);
         await this.events.publish(tx, 'property.create', [shape]);
-        return shape;
+        return tx.respond(shape);
       }),
     );
   }

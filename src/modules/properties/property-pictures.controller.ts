@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res, StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
-import { Ctx, RequestContext } from '../../platform/http/request-context';
+import { RequestContext } from '../../platform/context/request-context';
+import { Ctx } from '../../platform/http/request-context';
 import { CreatePropertyPictureDto } from './dto/create-property-picture.dto';
 import { PropertyPicturesService } from './property-pictures.service';
 

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { isUniqueViolation } from '../../platform/database/pg-errors';
 import { Tx, UnitOfWork } from '../../platform/database/unit-of-work';
 import { DomainError, NotFoundError } from '../../platform/errors/domain-error';
-import { RequestContext } from '../../platform/http/request-context';
+import { RequestContext } from '../../platform/context/request-context';
 import { isIdOf, newId } from '../../platform/ids/ids';
 import { DownloadError, SafeDownloader } from '../../platform/net/safe-download';
 import { BLOB_STORE, BlobStore } from '../../platform/storage/blob-store';
@@ -43,11 +43,10 @@ export class PropertyPicturesService implements OnModuleInit {
   }
 
   async create(ctx: RequestContext, dto: CreatePropertyPictureDto): Promise<PropertyPictureResponse> {
-    // Cheap checks first, so a wrong property or a duplicate never costs a download.
-    await this.uow.run(ctx, async (tx) => {
-      const property = await this.resolver.resolve(tx, dto);
-      await this.assertSourceIdFree(tx, property, dto.sourceId);
-    });
+    // Cheap checks first, so a wrong property or a duplicate never costs a download; plain reads,
+    // as the insert's transaction checks both again.
+    const found = await this.resolver.lookup(ctx.accountId, dto);
+    await this.assertSourceIdFree(this.dataSource.manager, ctx.accountId, found, dto.sourceId);
 
     // Network I/O with no transaction open.
     const { bytes, contentType } = await this.download(dto.sourceUrl);
@@ -59,7 +58,7 @@ export class PropertyPicturesService implements OnModuleInit {
     try {
       return await this.uow.run(ctx, async (tx) => {
         property = await this.resolver.resolve(tx, dto);
-        await this.assertSourceIdFree(tx, property, dto.sourceId);
+        await this.assertSourceIdFree(tx.manager, ctx.accountId, property, dto.sourceId);
         const values = {
           id,
           accountId: ctx.accountId,
@@ -81,7 +80,7 @@ export class PropertyPicturesService implements OnModuleInit {
         const picture = Object.assign(new PropertyPictureEntity(), values, { createdAt: row.created_at });
         const shape = toPropertyPictureResponse(picture, this.config.publicBaseUrl);
         await this.events.publish(tx, 'propertyPicture.create', [shape]);
-        return shape;
+        return tx.respond(shape);
       });
     } catch (error) {
       // Nothing references the copy: remove it (best effort; a leftover blob is only wasted space).
@@ -144,8 +143,8 @@ export class PropertyPicturesService implements OnModuleInit {
     }
   }
 
-  private async assertSourceIdFree(tx: Tx, property: ResolvedProperty, sourceId: string): Promise<void> {
-    const existingId = await this.repository.findPictureIdBySourceId(tx.manager, tx.ctx.accountId, property.propertyId, sourceId);
+  private async assertSourceIdFree(manager: EntityManager, accountId: string, property: ResolvedProperty, sourceId: string): Promise<void> {
+    const existingId = await this.repository.findPictureIdBySourceId(manager, accountId, property.propertyId, sourceId);
     if (existingId) throw duplicatePictureSourceId(sourceId, property.propertyId, existingId);
   }
 

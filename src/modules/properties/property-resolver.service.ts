@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
 import { Tx } from '../../platform/database/unit-of-work';
 import { FieldIssue, NotFoundError, ValidationError } from '../../platform/errors/domain-error';
 
@@ -25,13 +26,32 @@ export type PropertyDeletionHook = (tx: Tx, property: ResolvedProperty) => Promi
 export class PropertyResolver {
   private readonly deletionHooks: PropertyDeletionHook[] = [];
 
+  constructor(private readonly dataSource: DataSource) {}
+
   /**
-   * Exactly one of propertyId / sourcePropertyId (neither or both → 400); unknown or
-   * another account's → 404 naming the identifier. Takes FOR KEY SHARE on the row so a
-   * concurrent property delete (FOR UPDATE) waits for this transaction, and a resolve
-   * that waited on a delete sees the row gone (404) instead of inserting an orphan.
+   * For the transaction that writes the dependent row. Exactly one of propertyId / sourcePropertyId
+   * (neither or both → 400); unknown or another account's → 404 naming the identifier. Takes FOR KEY
+   * SHARE on the row so a concurrent property delete (FOR UPDATE) waits for this transaction, and a
+   * resolve that waited on a delete sees the row gone (404) instead of inserting an orphan.
    */
   async resolve(tx: Tx, ref: PropertyReference): Promise<ResolvedProperty> {
+    return this.find(tx.manager, tx.ctx.accountId, ref, { forKeyShare: true });
+  }
+
+  /**
+   * The same answer as resolve, from a plain read with no transaction or lock: for pre-checks
+   * (fail before a download) and GETs. Whatever writes afterwards resolves again in its transaction.
+   */
+  async lookup(accountId: string, ref: PropertyReference): Promise<ResolvedProperty> {
+    return this.find(this.dataSource.manager, accountId, ref, { forKeyShare: false });
+  }
+
+  private async find(
+    manager: EntityManager,
+    accountId: string,
+    ref: PropertyReference,
+    { forKeyShare }: { forKeyShare: boolean },
+  ): Promise<ResolvedProperty> {
     const hasId = ref.propertyId !== undefined && ref.propertyId !== null;
     const hasSource = ref.sourcePropertyId !== undefined && ref.sourcePropertyId !== null;
     if (hasId === hasSource) {
@@ -45,9 +65,9 @@ export class PropertyResolver {
     const [column, field, value] = hasId
       ? (['id', 'propertyId', ref.propertyId as string] as const)
       : (['source_id', 'sourcePropertyId', ref.sourcePropertyId as string] as const);
-    const rows: Array<{ id: string; source_id: string }> = await tx.manager.query(
-      `SELECT id, source_id FROM properties WHERE account_id = $1 AND ${column} = $2 FOR KEY SHARE`,
-      [tx.ctx.accountId, value],
+    const rows: Array<{ id: string; source_id: string }> = await manager.query(
+      `SELECT id, source_id FROM properties WHERE account_id = $1 AND ${column} = $2${forKeyShare ? ' FOR KEY SHARE' : ''}`,
+      [accountId, value],
     );
     if (rows.length === 0) throw new NotFoundError(`Property with ${field}`, value);
     return { propertyId: rows[0].id, sourceId: rows[0].source_id };

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { IdempotencyStore } from '../http/idempotency.store';
-import { RequestContext } from '../http/request-context';
+import { RequestContext } from '../context/request-context';
+import { IdempotencyStore } from '../idempotency/idempotency.store';
 
 /** A use case's transaction: its EntityManager, its request context, and work to run once it commits. */
 export interface Tx {
@@ -9,16 +9,24 @@ export interface Tx {
   readonly ctx: RequestContext;
   /** Runs after a successful commit (e.g. enqueue webhook dispatch); never inside the transaction. */
   afterCommit(task: () => Promise<unknown> | unknown): void;
+  /**
+   * Stores `response` as the request's idempotent response in this transaction (nothing to store
+   * when the request carries no Idempotency-Key) and returns it: a create use case ends with
+   * `return tx.respond(shape)`. Once per request: a second call throws.
+   */
+  respond<T>(response: T): Promise<T>;
 }
 
 /**
- * One transaction per use case: the service's writes, the event-log rows it
- * publishes and the idempotency record of the request all commit together or not
- * at all. After-commit tasks run only when the commit succeeded.
+ * One transaction per use case: the service's writes, the event-log rows it publishes and,
+ * when it calls Tx.respond, the request's idempotent response all commit together or not at
+ * all. After-commit tasks run only when the commit succeeded.
  */
 @Injectable()
 export class UnitOfWork {
   private readonly logger = new Logger(UnitOfWork.name);
+  /** Requests whose response is stored (or being stored by a transaction still open). */
+  private readonly responded = new WeakSet<RequestContext>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -27,11 +35,28 @@ export class UnitOfWork {
 
   async run<T>(ctx: RequestContext, work: (tx: Tx) => Promise<T>): Promise<T> {
     const afterCommit: Array<() => Promise<unknown> | unknown> = [];
-    const result = await this.dataSource.transaction(async (manager) => {
-      const value = await work({ manager, ctx, afterCommit: (task) => afterCommit.push(task) });
-      if (ctx.idempotency) await this.idempotency.complete(manager, ctx.idempotency, value);
-      return value;
-    });
+    let respondedHere = false;
+    let result: T;
+    try {
+      result = await this.dataSource.transaction((manager) =>
+        work({
+          manager,
+          ctx,
+          afterCommit: (task) => afterCommit.push(task),
+          respond: async <R>(response: R): Promise<R> => {
+            if (this.responded.has(ctx)) throw new Error('Tx.respond called twice for one request');
+            this.responded.add(ctx);
+            respondedHere = true;
+            if (ctx.idempotency) await this.idempotency.complete(manager, ctx.idempotency, response);
+            return response;
+          },
+        }),
+      );
+    } catch (error) {
+      // Rolled back: nothing was stored, so a retry of the use case may respond again.
+      if (respondedHere) this.responded.delete(ctx);
+      throw error;
+    }
     for (const task of afterCommit) {
       // The change is committed; a failing follow-up (say Redis is down) is caught up by the worker's sweep.
       Promise.resolve()

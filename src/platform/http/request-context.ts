@@ -1,31 +1,9 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
+import type { Caller, IdempotencyClaim, RequestContext } from '../context/request-context';
 import type { DomainError } from '../errors/domain-error';
 
-/** Who is calling, set by the auth guard. */
-export interface Caller {
-  accountId: string;
-  apiKeyId: string;
-}
-
-/** An Idempotency-Key the interceptor has claimed for this request. */
-export interface IdempotencyClaim {
-  accountId: string;
-  key: string;
-  lockToken: string;
-  responseStatus: number;
-}
-
-/** What a use case needs to know about the request that started it; no HTTP types. */
-export interface RequestContext {
-  accountId: string;
-  /** The request's x-request-id: the event envelope's apiRequestId. */
-  requestId: string;
-  /** The Idempotency-Key when sent, else a generated id: the event envelope's clientRequestId. */
-  clientRequestId: string;
-  idempotency?: IdempotencyClaim;
-}
-
+/** The Express request as our guards, middleware and interceptors annotate it. */
 export type ApiRequest = Request & {
   id: string;
   caller?: Caller;

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { IdempotencyStore } from '../../../platform/http/idempotency.store';
+import { IdempotencyStore } from '../../../platform/idempotency/idempotency.store';
 import { EventsService } from '../../events/events.service';
 import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 

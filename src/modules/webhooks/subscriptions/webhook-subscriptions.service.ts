@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RequestContext } from '../../../platform/http/request-context';
+import { RequestContext } from '../../../platform/context/request-context';
 import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { isIdOf, newId } from '../../../platform/ids/ids';
 import { OutboundUrlPolicy } from '../../../platform/net/outbound-url-policy';

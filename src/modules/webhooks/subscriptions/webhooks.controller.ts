@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { Ctx, RequestContext } from '../../../platform/http/request-context';
+import { RequestContext } from '../../../platform/context/request-context';
+import { Ctx } from '../../../platform/http/request-context';
 import { ListQueryDto } from '../../../platform/pagination/list-query.dto';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';

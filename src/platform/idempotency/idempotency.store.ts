@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ConflictError, DomainError } from '../errors/domain-error';
-import { IdempotencyClaim } from './request-context';
+import { IdempotencyClaim } from '../context/request-context';
 
 export type ClaimOutcome = { kind: 'claimed'; lockToken: string } | { kind: 'replay'; status: number; body: unknown };
 
@@ -13,9 +13,9 @@ const ABANDONED_AFTER_SECONDS = 60;
 
 /**
  * Idempotency records in PostgreSQL. A key is claimed in its own short statement
- * (so a concurrent duplicate sees it at once), completed inside the use case's
- * transaction (so the response is stored exactly when the resource is), and
- * released when the request fails.
+ * (so a concurrent duplicate sees it at once), completed inside the transaction that
+ * creates the resource (Tx.respond, so the response is stored exactly when the resource
+ * is), and released when the request fails or stored no response.
  */
 @Injectable()
 export class IdempotencyStore {
@@ -61,7 +61,7 @@ export class IdempotencyStore {
     return { kind: 'replay', status: existing.response_status, body: existing.response_body };
   }
 
-  /** Called inside the use case's transaction: the stored response commits with the resource. */
+  /** Called inside the use case's transaction (through Tx.respond): the stored response commits with the resource. */
   async complete(manager: EntityManager, claim: IdempotencyClaim, body: unknown): Promise<void> {
     const updated: [unknown[], number] = await manager.query(
       `UPDATE idempotency_keys SET response_status = $4, response_body = $5, completed_at = now()
@@ -71,12 +71,16 @@ export class IdempotencyStore {
     if (updated[1] !== 1) throw new ConflictError('The Idempotency-Key was taken over by another request; nothing was changed');
   }
 
-  /** Frees the key after a failed request, so the client may retry with it. */
-  async release(claim: IdempotencyClaim): Promise<void> {
-    await this.dataSource.query(
+  /**
+   * Frees a claim that holds no stored response, so the client may retry with the key; a completed
+   * record is never touched. True when a claim was freed.
+   */
+  async release(claim: IdempotencyClaim): Promise<boolean> {
+    const deleted: [unknown[], number] = await this.dataSource.query(
       `DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND lock_token = $3 AND completed_at IS NULL`,
       [claim.accountId, claim.key, claim.lockToken],
     );
+    return deleted[1] === 1;
   }
 
   /** Retention: expired records are only kept for replays, so they can go. */

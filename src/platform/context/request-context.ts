@@ -1,0 +1,28 @@
+/**
+ * What a use case knows about the request that started it. Transport-free on purpose:
+ * services, UnitOfWork and the worker share these types without depending on HTTP.
+ */
+
+/** Who is calling, set by the auth guard. */
+export interface Caller {
+  accountId: string;
+  apiKeyId: string;
+}
+
+/** An Idempotency-Key claimed for this request; the use case stores its response against it (Tx.respond). */
+export interface IdempotencyClaim {
+  accountId: string;
+  key: string;
+  lockToken: string;
+  /** The status a replay answers with: the route's success status. */
+  responseStatus: number;
+}
+
+export interface RequestContext {
+  accountId: string;
+  /** The request's x-request-id: the event envelope's apiRequestId. */
+  requestId: string;
+  /** The Idempotency-Key when sent, else a generated id: the event envelope's clientRequestId. */
+  clientRequestId: string;
+  idempotency?: IdempotencyClaim;
+}
