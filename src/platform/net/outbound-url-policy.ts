@@ -4,6 +4,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Agent, buildConnector } from 'undici';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { untilAborted } from '../async/until-aborted';
 import { checkUrlShape, isPublicAddress, URL_MESSAGES, UrlPolicyError } from './url-policy.rules';
 
 export interface ResolvedAddress {
@@ -116,7 +117,7 @@ export class OutboundUrlPolicy {
       addresses = [{ address: host, family: literal === 6 ? 6 : 4 }];
     } else {
       try {
-        addresses = await withTimeout(this.resolver(host), LOOKUP_TIMEOUT_MS);
+        addresses = await untilAborted(this.resolver(host), AbortSignal.timeout(LOOKUP_TIMEOUT_MS));
       } catch {
         throw new UrlPolicyError('unresolvable', URL_MESSAGES.unresolvable);
       }
@@ -157,12 +158,4 @@ function familyOf(family: LookupOptions['family']): 4 | 6 | undefined {
   if (family === 4 || family === 'IPv4') return 4;
   if (family === 6 || family === 'IPv6') return 6;
   return undefined;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('lookup timed out')), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

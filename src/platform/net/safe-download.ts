@@ -2,6 +2,7 @@ import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Agent, Dispatcher, request } from 'undici';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { untilAborted } from '../async/until-aborted';
 import { OutboundUrlPolicy, policyViolationOf } from './outbound-url-policy';
 import { UrlPolicyError } from './url-policy.rules';
 
@@ -52,16 +53,13 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
  * enforced while streaming (and up front when Content-Length announces too much).
  */
 export async function safeDownload(policy: UrlChecker, agent: Dispatcher, url: string, limits: DownloadLimits): Promise<Downloaded> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), limits.timeoutMs);
+  const signal = AbortSignal.timeout(limits.timeoutMs);
   try {
-    return await follow(policy, agent, url, limits, controller.signal);
+    return await follow(policy, agent, url, limits, signal);
   } catch (error) {
     if (error instanceof DownloadError) throw error;
-    if (controller.signal.aborted) throw timeoutError(limits);
+    if (signal.aborted) throw timeoutError(limits);
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -215,15 +213,6 @@ async function discard(body: Dispatcher.ResponseData['body']): Promise<void> {
 function abandon(body: Dispatcher.ResponseData['body']): void {
   body.on('error', () => undefined);
   body.destroy();
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** Injectable downloader with one shared, policy-checked keep-alive agent and limits from config. */

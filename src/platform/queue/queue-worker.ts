@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Processor, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
-import { redisConnectionOptions } from '../platform.module';
+import { redisConnectionOptions } from '../redis/redis-connection';
 
 /**
  * Opens a BullMQ worker on a queue (worker process only), on the process's Redis connection and

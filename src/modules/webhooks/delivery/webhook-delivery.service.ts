@@ -200,12 +200,7 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
   /** One POST through the pinned agent, under one deadline for connect, headers and body; a 3xx is an answer, never followed. */
   private async post(url: URL, headers: Record<string, string>, body: string): Promise<AttemptReport> {
     const { timeoutMs } = this.config.webhook;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
+    const signal = AbortSignal.timeout(timeoutMs);
     let responseCode: number | null = null;
     try {
       const response = await this.agent.request({
@@ -214,7 +209,7 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
         method: 'POST',
         headers,
         body,
-        signal: controller.signal,
+        signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
@@ -230,9 +225,8 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     } catch (error) {
       const refused = policyViolationOf(error);
       if (refused) return violation(refused);
+      const timedOut = signal.aborted;
       return { outcome: 'failed', responseCode, responseSnippet: null, errorMessage: networkErrorMessage(error, timedOut, timeoutMs) };
-    } finally {
-      clearTimeout(timer);
     }
   }
 
