@@ -19,6 +19,7 @@ export interface FeedWait {
   atLeast?: number;
   /** Read until this holds, e.g. the last event a test wrote is there (default: always). */
   until?: (events: FeedEvent[]) => boolean;
+  /** Default 20 s: the horizon is the whole server's, so a long transaction of another run or database holds the feed back. */
   timeoutMs?: number;
 }
 
@@ -28,7 +29,7 @@ export interface FeedWait {
  */
 export async function feedEvents(
   api: ApiClient,
-  { atLeast = 0, until = () => true, timeoutMs = 5000 }: FeedWait = {},
+  { atLeast = 0, until = () => true, timeoutMs = 20_000 }: FeedWait = {},
 ): Promise<FeedEvent[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -50,7 +51,7 @@ async function wholeFeed(api: ApiClient): Promise<FeedEvent[]> {
 }
 
 /** Waits until the feed shows this event (checked in the database, for tests that need one exact event). */
-export async function waitUntilInFeed(t: TestApp, eventId: string, timeoutMs = 5000): Promise<void> {
+export async function waitUntilInFeed(t: TestApp, eventId: string, timeoutMs = 20_000): Promise<void> {
   const db = t.app.get(DataSource);
   const visible = async (): Promise<boolean> => {
     const [row] = await db.query(`SELECT tx_id < pg_snapshot_xmin(pg_current_snapshot()) AS visible FROM events WHERE id = $1`, [eventId]);
