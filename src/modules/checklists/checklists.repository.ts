@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { returnedRows } from '../../platform/database/query-result';
 import { ChecklistEntity, StoredTaskGroup } from './checklist.entity';
 
 interface ChecklistRow {
@@ -28,11 +29,6 @@ function toEntity(row: ChecklistRow): ChecklistEntity {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   });
-}
-
-/** TypeORM answers UPDATE/DELETE with [rows, rowCount]; the other commands with the rows. */
-function returnedRows(result: unknown): ChecklistRow[] {
-  return Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as ChecklistRow[]) : (result as ChecklistRow[]);
 }
 
 /** Row locks a use case takes: FOR UPDATE before a change, FOR SHARE while copying into a job. */
@@ -83,7 +79,7 @@ export class ChecklistsRepository {
         WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [accountId, id, values.title, values.description, JSON.stringify(values.taskGroups)],
     );
-    return toEntity(returnedRows(result)[0]);
+    return toEntity(returnedRows<ChecklistRow>(result)[0]);
   }
 
   async disable(manager: EntityManager, accountId: string, id: string): Promise<ChecklistEntity> {
@@ -92,7 +88,7 @@ export class ChecklistsRepository {
         WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [accountId, id],
     );
-    return toEntity(returnedRows(result)[0]);
+    return toEntity(returnedRows<ChecklistRow>(result)[0]);
   }
 
   /** Every checklist of the property, disabled ones included, oldest first. */
@@ -110,7 +106,7 @@ export class ChecklistsRepository {
       accountId,
       propertyId,
     ]);
-    return returnedRows(result)
+    return returnedRows<ChecklistRow>(result)
       .map(toEntity)
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }

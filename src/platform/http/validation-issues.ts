@@ -30,6 +30,7 @@ const TYPE_CHECKS: ReadonlySet<string> = new Set([
   'isObject',
   'isDateString',
   'isISO8601',
+  'isDateTime',
   'isEnum',
   'isIn',
   ValidationTypes.NESTED_VALIDATION,

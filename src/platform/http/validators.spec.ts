@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { IsString, validateSync } from 'class-validator';
-import { isCountryCode, isTimeZone, IsStringOrStringArray, OptionalNotNull } from './validators';
+import { isCountryCode, isTimeZone, IsStringOrStringArray, OptionalNotNull, parseDateTime } from './validators';
 
 describe('isCountryCode', () => {
   it.each(['US', 'FR', 'GB', 'XK'])('accepts %s', (code) => expect(isCountryCode(code)).toBe(true));
@@ -57,4 +57,42 @@ describe('OptionalNotNull', () => {
     expect(failures({ name: null })).toEqual([['isString']]);
     expect(failures({ name: 5 })).toEqual([['isString']]);
   });
+});
+
+describe('parseDateTime', () => {
+  it.each([
+    ['2025-06-01T15:00:00Z', '2025-06-01T15:00:00.000Z'],
+    ['2025-06-01T17:00:00+02:00', '2025-06-01T15:00:00.000Z'],
+    ['2025-06-01T10:30-04:30', '2025-06-01T15:00:00.000Z'],
+    ['2025-06-01t15:00:00.5z', '2025-06-01T15:00:00.500Z'],
+    ['2025-06-01T15:00:00.123456789Z', '2025-06-01T15:00:00.123Z'],
+    ['2024-02-29T00:00:00Z', '2024-02-29T00:00:00.000Z'],
+    ['2000-02-29T23:59:59.999Z', '2000-02-29T23:59:59.999Z'],
+    ['0001-01-01T00:00:00Z', '0001-01-01T00:00:00.000Z'],
+    ['9999-12-31T23:59:59Z', '9999-12-31T23:59:59.000Z'],
+  ])('parses %s as %s', (text, iso) => expect(parseDateTime(text)?.toISOString()).toBe(iso));
+
+  it.each([
+    '2025-06-01',
+    '2025-06-01T15:00:00',
+    '2025-06-01 15:00:00Z',
+    '2025-02-29T00:00:00Z',
+    '1900-02-29T00:00:00Z',
+    '2025-04-31T00:00:00Z',
+    '2025-13-01T00:00:00Z',
+    '2025-00-10T00:00:00Z',
+    '2025-06-00T00:00:00Z',
+    '2025-06-01T24:00:00Z',
+    '2025-06-01T23:60:00Z',
+    '2025-06-01T23:59:60Z',
+    '2025-06-01T15:00:00+24:00',
+    '2025-06-01T15:00:00+0200',
+    '0000-01-01T00:00:00Z',
+    '+02025-06-01T15:00:00Z',
+    '2025-06-01T15:00:00.Z',
+    ' 2025-06-01T15:00:00Z',
+    '',
+    1748790000000,
+    null,
+  ])('refuses %p', (value) => expect(parseDateTime(value)).toBeUndefined());
 });

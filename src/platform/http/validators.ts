@@ -46,6 +46,54 @@ export function IsTimeZone(options?: ValidationOptions): PropertyDecorator {
   return simple('isTimeZone', isTimeZone, '$property must be an IANA time zone name (e.g. Europe/Paris)', options);
 }
 
+/**
+ * An ISO 8601 / RFC 3339 date-time with its zone: `2025-06-01T15:00:00Z`, `2025-06-01T17:00+02:00`,
+ * `2025-06-01T15:00:00.123456Z` (seconds optional; `T`/`Z` either case). Years 0001-9999, a real
+ * calendar day (no 30 February), hours 00-23 (no 24:00), no leap second. Fractions beyond the
+ * millisecond are truncated: every date is kept to the millisecond, as a JavaScript Date holds it.
+ */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+export function parseDateTime(value: unknown): Date | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = DATE_TIME.exec(value);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number);
+  const millis = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
+  if (year < 1 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const lastDay = month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1];
+  if (day < 1 || day > lastDay) return undefined;
+  let offsetMinutes = 0;
+  if (!m[8]) {
+    const [offsetHours, offsetMins] = [Number(m[10]), Number(m[11])];
+    if (offsetHours > 23 || offsetMins > 59) return undefined;
+    offsetMinutes = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMins);
+  }
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, day); // setUTCFullYear, unlike Date.UTC, keeps years 0001-0099 as written
+  utc.setUTCHours(hour, minute, second, millis);
+  return new Date(utc.getTime() - offsetMinutes * 60_000);
+}
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+export function isDateTime(value: unknown): value is string {
+  return parseDateTime(value) !== undefined;
+}
+
+export function IsDateTime(options?: ValidationOptions): PropertyDecorator {
+  return simple(
+    'isDateTime',
+    isDateTime,
+    '$property must be an ISO 8601 date-time with a time zone (e.g. 2025-06-01T15:00:00Z or 2025-06-01T17:00:00+02:00)',
+    options,
+  );
+}
+
 export interface StringOrStringArrayLimits {
   /** Longest string allowed, alone or as an array item (characters). */
   maxLength: number;

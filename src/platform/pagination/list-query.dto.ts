@@ -1,5 +1,6 @@
-import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsDefined, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { ToInt } from '../http/query-transforms';
+import { IsDateTime } from '../http/validators';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './page';
 
 /** `?limit=` 1-100, default 50. Extend this for lists with more filters. */
@@ -18,4 +19,18 @@ export class ListQueryDto extends LimitQueryDto {
   @IsString()
   @Length(1, 512)
   cursor?: string;
+}
+
+/**
+ * `?dateFrom=&dateTo=&cursor=&limit=` for lists over a date window (bookings, reminders, job requests):
+ * both bounds required date-times; dateWindowOf (date-window.ts) turns them into the window.
+ */
+export class WindowListQueryDto extends ListQueryDto {
+  @IsDefined()
+  @IsDateTime()
+  dateFrom!: string;
+
+  @IsDefined()
+  @IsDateTime()
+  dateTo!: string;
 }
