@@ -2,6 +2,7 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/c
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AppConfig } from './config/config';
 import { AuthModule } from './modules/auth/auth.module';
+import { BookingsModule } from './modules/bookings/bookings.module';
 import { ChecklistsModule } from './modules/checklists/checklists.module';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { EventsModule } from './modules/events/events.module';
@@ -32,6 +33,7 @@ export class AppModule implements NestModule {
         HealthModule,
         PropertiesModule,
         ChecklistsModule,
+        BookingsModule,
         WebhooksModule,
       ],
       providers: [

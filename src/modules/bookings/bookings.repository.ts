@@ -1,0 +1,232 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { returnedRows } from '../../platform/database/query-result';
+import { DateWindow } from '../../platform/pagination/date-window';
+import { BookingEntity, BookingOtherAttribute, StoredGuest } from './booking.entity';
+
+interface BookingRow {
+  id: string;
+  account_id: string;
+  property_id: string;
+  source_booking_id: string;
+  status: number;
+  start_date: Date;
+  end_date: Date;
+  title: string | null;
+  number_of_guests: number;
+  guest_details: StoredGuest[];
+  tags: string[] | null;
+  other_attributes: BookingOtherAttribute[] | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS =
+  'id, account_id, property_id, source_booking_id, status, start_date, end_date, title, number_of_guests, ' +
+  'guest_details, tags, other_attributes, created_at, updated_at';
+const B_COLUMNS = COLUMNS.split(', ')
+  .map((column) => `b.${column}`)
+  .join(', ');
+
+function toEntity(row: BookingRow): BookingEntity {
+  return Object.assign(new BookingEntity(), {
+    id: row.id,
+    accountId: row.account_id,
+    propertyId: row.property_id,
+    sourceBookingId: row.source_booking_id,
+    status: row.status,
+    startDate: row.start_date,
+    endDate: row.end_date,
+    title: row.title,
+    numberOfGuests: row.number_of_guests,
+    guestDetails: row.guest_details,
+    tags: row.tags,
+    otherAttributes: row.other_attributes,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
+}
+
+/** What create writes. */
+export type NewBooking = Pick<
+  BookingEntity,
+  | 'id'
+  | 'accountId'
+  | 'propertyId'
+  | 'sourceBookingId'
+  | 'status'
+  | 'startDate'
+  | 'endDate'
+  | 'title'
+  | 'numberOfGuests'
+  | 'guestDetails'
+  | 'tags'
+  | 'otherAttributes'
+>;
+
+/** What an update, a date change or a cancellation may change. */
+export type BookingChanges = Partial<
+  Pick<BookingEntity, 'status' | 'startDate' | 'endDate' | 'title' | 'numberOfGuests' | 'guestDetails' | 'tags' | 'otherAttributes'>
+>;
+
+const CHANGE_COLUMNS: Record<keyof BookingChanges, { column: string; json?: boolean }> = {
+  status: { column: 'status' },
+  startDate: { column: 'start_date' },
+  endDate: { column: 'end_date' },
+  title: { column: 'title' },
+  numberOfGuests: { column: 'number_of_guests' },
+  guestDetails: { column: 'guest_details', json: true },
+  tags: { column: 'tags' },
+  otherAttributes: { column: 'other_attributes', json: true },
+};
+
+export interface BookingListFilter {
+  window: DateWindow;
+  status?: number;
+  propertyId?: string;
+  /** The last row of the previous page: its startDate (ISO, to the millisecond) and id. */
+  after?: { startDate: string; id: string };
+}
+
+/** Row locks: FOR UPDATE before a change; FOR KEY SHARE to hold a booking referenced from another row. */
+export type BookingLock = 'update' | 'keyShare';
+
+const LOCK_SQL: Record<BookingLock, string> = { update: 'FOR UPDATE', keyShare: 'FOR KEY SHARE' };
+
+/** Booking queries; every one is scoped by account (another account's booking simply does not match). */
+@Injectable()
+export class BookingsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** For reads outside a transaction. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  /**
+   * Inserts the booking unless the account already has its sourceBookingId (then undefined). ON CONFLICT
+   * waits for a concurrent twin's transaction, so exactly one of two concurrent creates gets a row.
+   */
+  async insertUnlessSourceTaken(manager: EntityManager, values: NewBooking): Promise<BookingEntity | undefined> {
+    const rows: BookingRow[] = await manager.query(
+      `INSERT INTO bookings (id, account_id, property_id, source_booking_id, status, start_date, end_date, title,
+                             number_of_guests, guest_details, tags, other_attributes)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12::jsonb)
+       ON CONFLICT (account_id, source_booking_id) DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [
+        values.id,
+        values.accountId,
+        values.propertyId,
+        values.sourceBookingId,
+        values.status,
+        values.startDate,
+        values.endDate,
+        values.title,
+        values.numberOfGuests,
+        JSON.stringify(values.guestDetails),
+        values.tags,
+        values.otherAttributes === null ? null : JSON.stringify(values.otherAttributes),
+      ],
+    );
+    return rows[0] ? toEntity(rows[0]) : undefined;
+  }
+
+  async findOne(manager: EntityManager, accountId: string, id: string, lock?: BookingLock): Promise<BookingEntity | undefined> {
+    const rows: BookingRow[] = await manager.query(
+      `SELECT ${COLUMNS} FROM bookings WHERE account_id = $1 AND id = $2 ${lock ? LOCK_SQL[lock] : ''}`,
+      [accountId, id],
+    );
+    return rows[0] ? toEntity(rows[0]) : undefined;
+  }
+
+  async findBySourceBookingId(
+    manager: EntityManager,
+    accountId: string,
+    sourceBookingId: string,
+    lock?: BookingLock,
+  ): Promise<BookingEntity | undefined> {
+    const rows: BookingRow[] = await manager.query(
+      `SELECT ${COLUMNS} FROM bookings WHERE account_id = $1 AND source_booking_id = $2 ${lock ? LOCK_SQL[lock] : ''}`,
+      [accountId, sourceBookingId],
+    );
+    return rows[0] ? toEntity(rows[0]) : undefined;
+  }
+
+  /** Applies the changes (at least one), bumps updated_at, and returns the row after the update. */
+  async update(manager: EntityManager, accountId: string, id: string, changes: BookingChanges): Promise<BookingEntity> {
+    const sets: string[] = [];
+    const params: unknown[] = [accountId, id];
+    for (const [field, value] of Object.entries(changes) as Array<[keyof BookingChanges, unknown]>) {
+      if (value === undefined) continue;
+      const { column, json } = CHANGE_COLUMNS[field];
+      params.push(json && value !== null ? JSON.stringify(value) : value);
+      sets.push(`${column} = $${params.length}${json ? '::jsonb' : ''}`);
+    }
+    const result: unknown = await manager.query(
+      `UPDATE bookings SET ${sets.join(', ')}, updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      params,
+    );
+    return toEntity(returnedRows<BookingRow>(result)[0]);
+  }
+
+  async delete(manager: EntityManager, accountId: string, id: string): Promise<void> {
+    await manager.query(`DELETE FROM bookings WHERE account_id = $1 AND id = $2`, [accountId, id]);
+  }
+
+  /** The property's bookings, locked FOR UPDATE in id order (its deletion hook decides on the latest versions). */
+  async lockByProperty(manager: EntityManager, accountId: string, propertyId: string): Promise<BookingEntity[]> {
+    const rows: BookingRow[] = await manager.query(
+      `SELECT ${COLUMNS} FROM bookings WHERE account_id = $1 AND property_id = $2 ORDER BY id FOR UPDATE`,
+      [accountId, propertyId],
+    );
+    return rows.map(toEntity);
+  }
+
+  async deleteByIds(manager: EntityManager, accountId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await manager.query(`DELETE FROM bookings WHERE account_id = $1 AND id = ANY($2::text[])`, [accountId, ids]);
+  }
+
+  /**
+   * One page of the bookings overlapping the window (start < dateTo and end > dateFrom), ordered by
+   * (start_date, id), after the cursor; `take` is limit + 1. The window is split at dateFrom so that
+   * both halves are bounded index scans (docs/bookings.md, "The list and its indexes"):
+   *   1. stays under way at dateFrom (start < dateFrom < end): the GiST stabbing query on
+   *      (account_id, stay), index-only, sorted in memory; all of them sort before part 2;
+   *   2. stays starting in [dateFrom, dateTo): a B-tree range scan in list order, stopped by LIMIT.
+   * Only the page's keys come from the indexes; the page's rows are then read by primary key.
+   */
+  async listPage(accountId: string, filter: BookingListFilter, take: number): Promise<BookingEntity[]> {
+    const params: unknown[] = [accountId, filter.window.from, filter.window.to, take];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    let filters = '';
+    if (filter.propertyId !== undefined) filters += ` AND property_id = ${param(filter.propertyId)}`;
+    if (filter.status !== undefined) filters += ` AND status = ${param(filter.status)}`;
+    const after = filter.after ? { startDate: param(filter.after.startDate), id: param(filter.after.id) } : undefined;
+    const parts: string[] = [];
+    // Part 1 only while the cursor is still among the stays under way at dateFrom.
+    if (!filter.after || new Date(filter.after.startDate).getTime() < filter.window.from.getTime()) {
+      const keyset = after ? ` AND (lower(stay), id) > (${after.startDate}::timestamptz, ${after.id})` : '';
+      parts.push(`(SELECT id, lower(stay) AS start_date FROM bookings
+                    WHERE account_id = $1 AND stay @> $2::timestamptz AND lower(stay) < $2${filters}${keyset}
+                    ORDER BY lower(stay), id LIMIT $4)`);
+    }
+    const keyset = after ? ` AND (start_date, id) > (${after.startDate}::timestamptz, ${after.id})` : '';
+    parts.push(`(SELECT id, start_date FROM bookings
+                  WHERE account_id = $1 AND start_date >= $2 AND start_date < $3${filters}${keyset}
+                  ORDER BY start_date, id LIMIT $4)`);
+    const keys = parts.length === 1 ? parts[0] : `${parts.join(' UNION ALL ')} ORDER BY start_date, id LIMIT $4`;
+    const rows: BookingRow[] = await this.dataSource.query(
+      `SELECT ${B_COLUMNS}
+         FROM (${keys}) page
+         JOIN bookings b ON b.account_id = $1 AND b.id = page.id
+        ORDER BY b.start_date, b.id`,
+      params,
+    );
+    return rows.map(toEntity);
+  }
+}

@@ -1,0 +1,183 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Tx, UnitOfWork } from '../../platform/database/unit-of-work';
+import { NotFoundError } from '../../platform/errors/domain-error';
+import { RequestContext } from '../../platform/context/request-context';
+import { isIdOf, newId } from '../../platform/ids/ids';
+import { CursorCodec, InvalidCursorError } from '../../platform/pagination/cursor';
+import { dateWindowOf } from '../../platform/pagination/date-window';
+import { Page, toPage } from '../../platform/pagination/page';
+import { EventsService } from '../events/events.service';
+import { PropertyResolver, ResolvedProperty } from '../properties/property-resolver.service';
+import { BookingEntity } from './booking.entity';
+import { BookingResponse, toBookingResponse } from './booking.response';
+import { BOOKING_STATUS, isCancelled, statusAfterDateChange, stayOf, storedGuests } from './booking.rules';
+import { duplicateSourceBookingId, propertyHasActiveBookings } from './bookings.errors';
+import { BookingChanges, BookingListFilter, BookingsRepository } from './bookings.repository';
+import { ChangeBookingDatesDto } from './dto/change-booking-dates.dto';
+import { CreateBookingDto } from './dto/create-booking.dto';
+import { ListBookingsQueryDto } from './dto/list-bookings.dto';
+import { UpdateBookingDto } from './dto/update-booking.dto';
+
+/**
+ * Booking use cases (spec 2.4, 3.1, 4.5). Each write is one transaction with its event (and, on
+ * create, the Idempotency-Key record); reads are plain reads.
+ */
+@Injectable()
+export class BookingsService implements OnModuleInit {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly repository: BookingsRepository,
+    private readonly resolver: PropertyResolver,
+    private readonly events: EventsService,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /** Property deletion refuses while stays are ahead, otherwise takes the property's bookings with it. */
+  onModuleInit(): void {
+    this.resolver.onDelete((tx, property) => this.deleteForProperty(tx, property));
+  }
+
+  async create(ctx: RequestContext, dto: CreateBookingDto): Promise<BookingResponse> {
+    const stay = stayOf(dto.startDate, dto.endDate);
+    return this.uow.run(ctx, async (tx) => {
+      const property = await this.resolver.resolve(tx, dto);
+      const booking = await this.repository.insertUnlessSourceTaken(tx.manager, {
+        id: newId('booking'),
+        accountId: ctx.accountId,
+        propertyId: property.propertyId,
+        sourceBookingId: dto.sourceBookingId,
+        status: BOOKING_STATUS.created,
+        ...stay,
+        title: dto.title ?? null,
+        numberOfGuests: dto.numberOfGuests,
+        guestDetails: storedGuests(dto.guestDetails),
+        tags: dto.tags ?? null,
+        otherAttributes: dto.otherAttributes ? plain(dto.otherAttributes) : null,
+      });
+      if (!booking) {
+        // Taken before, or by a concurrent twin that committed while the insert waited: this statement sees it.
+        const existing = await this.repository.findBySourceBookingId(tx.manager, ctx.accountId, dto.sourceBookingId);
+        throw duplicateSourceBookingId(dto.sourceBookingId, existing?.id ?? 'unknown');
+      }
+      return tx.respond(await this.publish(tx, 'booking.create', booking));
+    });
+  }
+
+  async get(accountId: string, bookingId: string): Promise<BookingResponse> {
+    const booking = isIdOf('booking', bookingId) ? await this.repository.findOne(this.repository.manager, accountId, bookingId) : undefined;
+    if (!booking) throw new NotFoundError('Booking', bookingId);
+    return toBookingResponse(booking);
+  }
+
+  async list(accountId: string, query: ListBookingsQueryDto): Promise<Page<BookingResponse>> {
+    const window = dateWindowOf(query.dateFrom, query.dateTo);
+    const filter: BookingListFilter = { window, status: query.status, propertyId: query.propertyId };
+    // A cursor belongs to one query: reusing it with another window or filter is a 400, not a confusing page.
+    const scope = ['bookings', window.from.toISOString(), window.to.toISOString(), query.status ?? '', query.propertyId ?? ''].join('\n');
+    if (query.cursor !== undefined) filter.after = decodeAfter(this.cursors.decode(scope, query.cursor));
+    const rows = await this.repository.listPage(accountId, filter, query.limit + 1);
+    return toPage(rows, query.limit, toBookingResponse, (row) => this.cursors.encode(scope, [row.startDate.toISOString(), row.id]));
+  }
+
+  /** An empty body changes nothing: the booking comes back as it is and no event is written. */
+  async update(ctx: RequestContext, bookingId: string, dto: UpdateBookingDto): Promise<BookingResponse> {
+    return this.uow.run(ctx, async (tx) => {
+      const current = await this.lockOwn(tx, bookingId);
+      const changes: BookingChanges = {};
+      if (dto.title !== undefined) changes.title = dto.title;
+      if (dto.numberOfGuests !== undefined) changes.numberOfGuests = dto.numberOfGuests;
+      if (dto.guestDetails !== undefined) changes.guestDetails = storedGuests(dto.guestDetails);
+      if (dto.tags !== undefined) changes.tags = dto.tags;
+      if (dto.otherAttributes !== undefined) changes.otherAttributes = dto.otherAttributes ? plain(dto.otherAttributes) : null;
+      if (Object.keys(changes).length === 0) return toBookingResponse(current);
+      const updated = await this.repository.update(tx.manager, ctx.accountId, current.id, changes);
+      return this.publish(tx, 'booking.update', updated);
+    });
+  }
+
+  /** Spec 3.1: valid dates → status 2 (dates changed), from any status but cancelled (409 invalidState). */
+  async changeDates(ctx: RequestContext, bookingId: string, dto: ChangeBookingDatesDto): Promise<BookingResponse> {
+    const stay = stayOf(dto.startDate, dto.endDate);
+    return this.uow.run(ctx, async (tx) => {
+      const current = await this.lockOwn(tx, bookingId);
+      const status = statusAfterDateChange(current);
+      const updated = await this.repository.update(tx.manager, ctx.accountId, current.id, { ...stay, status });
+      return this.publish(tx, 'booking.changeDates', updated);
+    });
+  }
+
+  /** Spec 3.1: any status → 3; the booking stays listed. Cancelling a cancelled booking answers it unchanged, with no event. */
+  async cancel(ctx: RequestContext, bookingId: string): Promise<BookingResponse> {
+    return this.uow.run(ctx, async (tx) => {
+      const current = await this.lockOwn(tx, bookingId);
+      if (isCancelled(current)) return toBookingResponse(current);
+      const cancelled = await this.repository.update(tx.manager, ctx.accountId, current.id, { status: BOOKING_STATUS.cancelled });
+      return this.publish(tx, 'booking.cancel', cancelled);
+    });
+  }
+
+  async delete(ctx: RequestContext, bookingId: string): Promise<void> {
+    await this.uow.run(ctx, async (tx) => {
+      const current = await this.lockOwn(tx, bookingId);
+      await this.repository.delete(tx.manager, ctx.accountId, current.id);
+      await this.publish(tx, 'booking.delete', current);
+    });
+  }
+
+  /**
+   * For job requests (partnerBookingId): the caller's account's booking with this sourceBookingId, in
+   * the caller's transaction, held FOR KEY SHARE until it commits (a concurrent delete of the booking
+   * waits for it); undefined when the account has none.
+   */
+  async findBySourceBookingId(tx: Tx, sourceBookingId: string): Promise<BookingResponse | undefined> {
+    const booking = await this.repository.findBySourceBookingId(tx.manager, tx.ctx.accountId, sourceBookingId, 'keyShare');
+    return booking ? toBookingResponse(booking) : undefined;
+  }
+
+  /**
+   * PropertyResolver deletion hook, in the property delete's transaction (the property is locked FOR
+   * UPDATE, so no booking can be added meanwhile). The property's bookings are locked, then: any not
+   * cancelled and ending after now → 409 naming how many (the whole delete rolls back); otherwise
+   * every booking is deleted with its booking.delete event.
+   */
+  private async deleteForProperty(tx: Tx, property: ResolvedProperty): Promise<void> {
+    const bookings = await this.repository.lockByProperty(tx.manager, tx.ctx.accountId, property.propertyId);
+    const now = Date.now();
+    const active = bookings.filter((booking) => !isCancelled(booking) && booking.endDate.getTime() > now);
+    if (active.length > 0) throw propertyHasActiveBookings(property.propertyId, active.length);
+    await this.repository.deleteByIds(
+      tx.manager,
+      tx.ctx.accountId,
+      bookings.map((booking) => booking.id),
+    );
+    for (const booking of bookings) await this.publish(tx, 'booking.delete', booking);
+  }
+
+  private async lockOwn(tx: Tx, bookingId: string): Promise<BookingEntity> {
+    const booking = isIdOf('booking', bookingId)
+      ? await this.repository.findOne(tx.manager, tx.ctx.accountId, bookingId, 'update')
+      : undefined;
+    if (!booking) throw new NotFoundError('Booking', bookingId);
+    return booking;
+  }
+
+  private async publish(tx: Tx, eventName: string, booking: BookingEntity): Promise<BookingResponse> {
+    const shape = toBookingResponse(booking);
+    await this.events.publish(tx, eventName, [shape]);
+    return shape;
+  }
+}
+
+/** A bookings cursor is [startDate ISO, id]; anything else (a cursor of another list is refused by its tag) is invalid. */
+function decodeAfter(key: ReadonlyArray<string | number>): { startDate: string; id: string } {
+  const [startDate, id, extra] = key;
+  if (typeof startDate !== 'string' || typeof id !== 'string' || extra !== undefined || Number.isNaN(Date.parse(startDate))) {
+    throw new InvalidCursorError();
+  }
+  return { startDate, id };
+}
+
+/** DTO instances to plain JSON for jsonb columns (drops undefined members). */
+function plain<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

@@ -1,0 +1,84 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { OtherAttributeDto } from '../../properties/dto/property-parts.dto';
+import { BOOKING_LIMITS as L } from '../booking.rules';
+
+/** The booking write shape's parts (spec 2.4), shared by create and update: each field's type and bounds in one decorator. */
+
+/** guestDetails item (create and update): everything is stored; the read shape shows firstName and lastName only. */
+export class GuestDto {
+  @IsDefined()
+  @IsString()
+  @Length(1, L.guestText)
+  sourceId!: string;
+
+  @IsDefined()
+  @IsString()
+  @Length(1, L.guestText)
+  firstName!: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, L.guestText)
+  lastName?: string | null;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(L.url)
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: '$property must be an http or https URL' },
+  )
+  sourcePictureUrl?: string | null;
+}
+
+function compose(...rules: PropertyDecorator[]): PropertyDecorator {
+  return (target, property) => rules.forEach((rule) => rule(target, property));
+}
+
+export const IsBookingTitle = () => compose(IsString(), Length(1, L.title));
+
+export const IsNumberOfGuests = () => compose(IsInt(), Min(L.numberOfGuests.min), Max(L.numberOfGuests.max));
+
+/** 1-100 guests (the empty list is refused: spec 2.4 "non-empty"). */
+export const IsGuestDetails = () =>
+  compose(
+    IsArray(),
+    ArrayMinSize(L.guestDetails.min),
+    ArrayMaxSize(L.guestDetails.max),
+    ValidateNested({ each: true }),
+    Type(() => GuestDto),
+  );
+
+/** 1-10 tags of 1-50 characters; the empty list is refused (spec 8). */
+export const IsBookingTags = () =>
+  compose(
+    IsArray(),
+    ArrayMinSize(L.tags.min),
+    ArrayMaxSize(L.tags.max),
+    IsString({ each: true }),
+    Length(L.tag.min, L.tag.max, { each: true }),
+  );
+
+/** The property otherAttributes item shape and limits (spec 2.1 / 8), at most 100 items. */
+export const IsBookingOtherAttributes = () =>
+  compose(
+    IsArray(),
+    ArrayMaxSize(L.otherAttributes),
+    ValidateNested({ each: true }),
+    Type(() => OtherAttributeDto),
+  );
