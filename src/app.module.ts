@@ -11,14 +11,14 @@ import { PropertiesModule } from './modules/properties/properties.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { ProblemFilter } from './platform/http/problem.filter';
-import { RateLimitGuard } from './platform/http/rate-limit.guard';
+import { RateLimiter } from './platform/http/rate-limit.service';
 import { StrictRequestInterceptor } from './platform/http/strict-request.interceptor';
 import { StrictValidationPipe } from './platform/http/strict-validation.pipe';
 import { PlatformModule } from './platform/platform.module';
 
 /**
  * The API process. Every request passes: request id (logger middleware) → JSON body →
- * auth guard → rate limit guard → strict request (unreadable bodies, undeclared query or body
+ * auth and rate limit guard → strict request (unreadable bodies, undeclared query or body
  * fields) → (idempotency interceptor) → strict validation → controller.
  */
 @Module({})
@@ -39,9 +39,9 @@ export class AppModule implements NestModule {
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_PIPE, useClass: StrictValidationPipe },
-        // Guards run in this order: who is calling, then how often.
+        // Who is calling and how often, decided together (the key lookup and the limit run concurrently).
+        RateLimiter,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
         // Then bodies the JSON middleware could not read (now that the caller is known and counted),
         // and query parameters or body fields sent to routes that declare none.
         { provide: APP_INTERCEPTOR, useClass: StrictRequestInterceptor },

@@ -19,6 +19,8 @@ export async function createHttpApp(config: AppConfig, extraModules: Array<Type 
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // Which X-Forwarded-For hops name the client (req.ip): failed authentications are limited per client address.
+  app.set('trust proxy', config.trustProxy);
   app.enableShutdownHooks();
   answerClientErrorsWithProblems(app.getHttpServer(), config.errorsBaseUrl);
   return app;

@@ -137,7 +137,30 @@ describe('loadConfig', () => {
       perSecond: 10,
       burst: 10,
       perDay: 30000,
+      windowSeconds: 1,
+      failedAuth: { perSecond: 20, burst: 100 },
     });
+  });
+
+  it('reads the failed-authentication limit and refuses a burst below it', () => {
+    const env = { RATE_LIMIT_FAILED_AUTH_PER_SECOND: '5', RATE_LIMIT_FAILED_AUTH_BURST: '7', RATE_LIMIT_WINDOW_SECONDS: '60' };
+    expect(loadConfig(env).rateLimit).toMatchObject({ windowSeconds: 60, failedAuth: { perSecond: 5, burst: 7 } });
+    expect(configErrorOf({ ...env, RATE_LIMIT_FAILED_AUTH_BURST: '4' }).message).toMatch(/^RATE_LIMIT_FAILED_AUTH_BURST: /);
+  });
+
+  it.each([
+    ['', false],
+    ['false', false],
+    ['1', 1],
+    ['loopback', ['loopback']],
+    ['10.0.0.0/8, 192.0.2.7,::1', ['10.0.0.0/8', '192.0.2.7', '::1']],
+  ])('reads TRUST_PROXY=%j as %j', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('refuses TRUST_PROXY=true, which would let every client choose its own address', () => {
+    expect(configErrorOf({ TRUST_PROXY: 'true' }).message).toMatch(/^TRUST_PROXY: must not be true/);
+    expect(configErrorOf({ TRUST_PROXY: 'proxy.example' }).message).toMatch(/^TRUST_PROXY: /);
   });
 
   describe('in production', () => {

@@ -21,7 +21,17 @@ export interface AppConfig {
   logLevel: string;
   cursorSecret: string;
   allowPrivateUrls: boolean;
-  rateLimit: { perSecond: number; burst: number; perDay: number };
+  rateLimit: {
+    perSecond: number;
+    burst: number;
+    perDay: number;
+    /** Length of the "per second" window (the burst allowance refills over ten of them); tests lengthen it. */
+    windowSeconds: number;
+    /** Failed authentications (missing or unknown x-api-key) per client address. */
+    failedAuth: { perSecond: number; burst: number };
+  };
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For to believe when naming the client address. */
+  trustProxy: false | number | string[];
   idempotencyTtlHours: number;
   blobStorageDir: string;
   webhook: {
@@ -86,6 +96,26 @@ const httpUrl = makeValidator<string>((input) => {
   return input;
 });
 
+/**
+ * Express's `trust proxy` in the forms that cannot be spoofed: empty or `false` (the socket's
+ * peer is the client), a number of proxy hops, or a comma-separated list of proxy addresses,
+ * CIDR ranges or Express's names (loopback, linklocal, uniquelocal). `true` is refused: it
+ * believes any X-Forwarded-For, so every client could choose its own address.
+ */
+const trustProxy = makeValidator<false | number | string[]>((input) => {
+  const value = String(input).trim();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') throw new Error('must not be true (it believes any X-Forwarded-For); give the proxy hop count or addresses');
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (!/^(loopback|linklocal|uniquelocal|[0-9A-Fa-f.:]+(\/\d{1,3})?)$/.test(entry)) {
+      throw new Error(`must be a hop count or a list of proxy addresses, got "${value}"`);
+    }
+  }
+  return entries;
+});
+
 function redactUrl(input: string): string {
   return input.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }
@@ -118,6 +148,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       RATE_LIMIT_PER_SECOND: positiveInt({ default: 50 }),
       RATE_LIMIT_BURST: positiveInt({ default: 100 }),
       RATE_LIMIT_PER_DAY: positiveInt({ default: 30000 }),
+      RATE_LIMIT_WINDOW_SECONDS: positiveInt({ default: 1 }),
+      RATE_LIMIT_FAILED_AUTH_PER_SECOND: positiveInt({ default: 20 }),
+      RATE_LIMIT_FAILED_AUTH_BURST: positiveInt({ default: 100 }),
+      TRUST_PROXY: trustProxy({ default: false }),
       IDEMPOTENCY_TTL_HOURS: positiveInt({ default: 24 }),
       BLOB_STORAGE_DIR: nonEmptyStr({ default: './var/blobs' }),
       WEBHOOK_TIMEOUT_MS: positiveInt({ default: 10000 }),
@@ -144,6 +178,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       `RATE_LIMIT_BURST: must be at least RATE_LIMIT_PER_SECOND (${e.RATE_LIMIT_PER_SECOND}), got ${e.RATE_LIMIT_BURST}`,
     );
   }
+  if (e.RATE_LIMIT_FAILED_AUTH_BURST < e.RATE_LIMIT_FAILED_AUTH_PER_SECOND) {
+    throw new ConfigError(
+      `RATE_LIMIT_FAILED_AUTH_BURST: must be at least RATE_LIMIT_FAILED_AUTH_PER_SECOND (${e.RATE_LIMIT_FAILED_AUTH_PER_SECOND}), got ${e.RATE_LIMIT_FAILED_AUTH_BURST}`,
+    );
+  }
 
   return Object.freeze({
     nodeEnv: e.NODE_ENV as AppConfig['nodeEnv'],
@@ -158,7 +197,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     cursorSecret: e.CURSOR_SECRET || 'development-cursor-secret',
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
-    rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST, perDay: e.RATE_LIMIT_PER_DAY },
+    rateLimit: {
+      perSecond: e.RATE_LIMIT_PER_SECOND,
+      burst: e.RATE_LIMIT_BURST,
+      perDay: e.RATE_LIMIT_PER_DAY,
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      failedAuth: { perSecond: e.RATE_LIMIT_FAILED_AUTH_PER_SECOND, burst: e.RATE_LIMIT_FAILED_AUTH_BURST },
+    },
+    trustProxy: e.TRUST_PROXY,
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
     blobStorageDir: e.BLOB_STORAGE_DIR,
     webhook: {

@@ -59,6 +59,9 @@ export function testEnvironment(runId: string): Record<string, string> {
     RATE_LIMIT_PER_SECOND: '1000',
     RATE_LIMIT_BURST: '2000',
     RATE_LIMIT_PER_DAY: '1000000',
+    // Every test client is 127.0.0.1: only the tests of this limit trip it (on their own Redis prefix).
+    RATE_LIMIT_FAILED_AUTH_PER_SECOND: '1000',
+    RATE_LIMIT_FAILED_AUTH_BURST: '100000',
     WEBHOOK_RETRY_BASE_MS: '200',
     WEBHOOK_TIMEOUT_MS: '2000',
     BLOB_STORAGE_DIR: `${tmpdir()}/property-ops-test-${runId}/blobs`,

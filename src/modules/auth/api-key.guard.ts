@@ -1,21 +1,78 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
 import { IS_PUBLIC } from '../../platform/http/public.decorator';
+import { failedAuthLimitError, keyLimitError } from '../../platform/http/rate-limit.errors';
+import { clientAddressKey, KeyDecision, rateLimitHeaders } from '../../platform/http/rate-limit.rules';
+import { RateLimiter } from '../../platform/http/rate-limit.service';
 import { ApiRequest } from '../../platform/http/request-context';
-import { AuthService } from './auth.service';
+import { InvalidApiKeyError, SubscriptionInactiveError } from './auth.errors';
+import { hasApiAccess, hashApiKey, looksLikeApiKey } from './auth.rules';
+import { AuthService, KeyRecord } from './auth.service';
 
-/** Global guard: every route needs x-api-key unless marked @Public(). The key is read from the header only. */
+/**
+ * The global guard: who is calling, and how often. Every route needs x-api-key (read from
+ * the header only) unless marked @Public().
+ *
+ * The key lookup (PostgreSQL) and the key's rate limit (one Redis round trip, keyed by the
+ * key's hash) run at the same time, so an authenticated request waits for one stage, not two.
+ * A request refused by authentication gives its count back and carries no limit headers.
+ * Failed authentications are counted per client address (req.ip, see TRUST_PROXY); past that
+ * limit they are answered 429 and, once this process has seen the address blocked, without
+ * a database read, while keys that have been allowed today still get through.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
+  /** Handlers never change at run time, so whether each is public is read once. */
+  private readonly publicHandlers = new WeakMap<object, boolean>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
+    private readonly limiter: RateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
-    const req = context.switchToHttp().getRequest<ApiRequest>();
-    req.caller = await this.auth.authenticate(req.headers['x-api-key']);
+    if (this.isPublic(context)) return true;
+    const http = context.switchToHttp();
+    const req = http.getRequest<ApiRequest>();
+    const address = clientAddressKey(req.ip);
+    const presented = req.headers['x-api-key'];
+    if (!looksLikeApiKey(presented)) return this.refuse(address);
+
+    const keyHash = hashApiKey(presented);
+    const [key, decision] = await this.lookUp(keyHash, address);
+    if (!key) return this.refuse(address, { keyHash, took: decision.took });
+    if (!hasApiAccess(key.plan, key.subscriptionStatus)) {
+      void this.limiter.giveBack(keyHash, decision.took);
+      throw new SubscriptionInactiveError();
+    }
+    this.auth.noteUse(key, new Date());
+    req.caller = { accountId: key.accountId, apiKeyId: key.apiKeyId };
+    http.getResponse<Response>().set(rateLimitHeaders(decision, this.limiter.keyLimits));
+    if (decision.outcome !== 'allowed') throw keyLimitError(decision, this.limiter.keyLimits);
     return true;
+  }
+
+  private async lookUp(keyHash: Buffer, address: string): Promise<[KeyRecord | undefined, KeyDecision]> {
+    if (!this.limiter.isBlocked(address)) return Promise.all([this.auth.findKey(keyHash), this.limiter.takeKey(keyHash)]);
+    const decision = await this.limiter.takeGuarded(keyHash, address);
+    if (decision.outcome === 'addressBlocked') throw failedAuthLimitError(decision.windowMsLeft, this.limiter.failureLimit);
+    return [await this.auth.findKey(keyHash), decision];
+  }
+
+  private async refuse(address: string, presented?: { keyHash: Buffer; took: KeyDecision['took'] }): Promise<never> {
+    const failure = await this.limiter.takeFailure(address, presented);
+    throw failure.allowed ? new InvalidApiKeyError() : failedAuthLimitError(failure.msLeft, this.limiter.failureLimit);
+  }
+
+  private isPublic(context: ExecutionContext): boolean {
+    const handler = context.getHandler();
+    let isPublic = this.publicHandlers.get(handler);
+    if (isPublic === undefined) {
+      isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, context.getClass()]) === true;
+      this.publicHandlers.set(handler, isPublic);
+    }
+    return isPublic;
   }
 }

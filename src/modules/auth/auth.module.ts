@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Sql } from '../../platform/database/sql';
 import { AccountEntity } from './account.entity';
 import { AccountsService } from './accounts.service';
 import { ApiKeyEntity } from './api-key.entity';
@@ -7,7 +8,7 @@ import { AuthService } from './auth.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([AccountEntity, ApiKeyEntity])],
-  providers: [AuthService, AccountsService],
+  providers: [AuthService, AccountsService, Sql],
   exports: [AuthService, AccountsService],
 })
 export class AuthModule {}

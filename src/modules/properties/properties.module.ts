@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Sql } from '../../platform/database/sql';
 import { NetModule } from '../../platform/net/net.module';
 import { StorageModule } from '../../platform/storage/storage.module';
 import { EventsModule } from '../events/events.module';
@@ -21,6 +22,7 @@ import { PropertyEntity } from './property.entity';
     PropertyResolver,
     PropertiesService,
     PropertiesRepository,
+    Sql,
     PropertyPicturesService,
     // Swap for a geocoder by providing another AddressResolver under this token.
     { provide: ADDRESS_RESOLVER, useClass: OfflineAddressResolver },

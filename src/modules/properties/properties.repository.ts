@@ -1,12 +1,33 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Sql } from '../../platform/database/sql';
 import { PropertyPictureEntity } from './property-picture.entity';
 import { PropertyEntity } from './property.entity';
+
+/** A property with the ids of its pictures in creation order: everything its read shape needs. */
+export type PropertyWithPictures = PropertyEntity & { pictureIds: string[] };
+
+/**
+ * The columns of a property under their entity names, and its picture ids from the index
+ * property_pictures_property_idx: a property and its children in one query.
+ */
+const WITH_PICTURES = `p.id, p.account_id AS "accountId", p.source_id AS "sourceId", p.name, p.country_code AS "countryCode",
+  p.time_zone AS "timeZone", p.latitude, p.longitude, p.address, p.type, p.beds, p.bedrooms, p.bathrooms, p.tags,
+  p.bed_details AS "bedDetails", p.details, p.disable_reminders_automation AS "disableRemindersAutomation",
+  p.picture_url AS "pictureUrl", p.created_at AS "createdAt", p.updated_at AS "updatedAt",
+  ARRAY(SELECT pp.id FROM property_pictures pp WHERE pp.account_id = p.account_id AND pp.property_id = p.id ORDER BY pp.id) AS "pictureIds"`;
+
+const FIND_WITH_PICTURES = `SELECT ${WITH_PICTURES} FROM properties p WHERE p.account_id = $1 AND p.id = $2`;
+const FIRST_PAGE = `SELECT ${WITH_PICTURES} FROM properties p WHERE p.account_id = $1 ORDER BY p.id LIMIT $2`;
+const NEXT_PAGE = `SELECT ${WITH_PICTURES} FROM properties p WHERE p.account_id = $1 AND p.id > $2 ORDER BY p.id LIMIT $3`;
 
 /** Property queries worth a name. Every one is scoped by account. */
 @Injectable()
 export class PropertiesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sql: Sql,
+  ) {}
 
   /** For reads outside a transaction. */
   get manager(): EntityManager {
@@ -41,27 +62,22 @@ export class PropertiesRepository {
     return row?.id;
   }
 
-  /** A keyset page by id (index properties_account_id_idx); `take` is limit + 1. */
-  listPage(accountId: string, afterId: string | undefined, take: number): Promise<PropertyEntity[]> {
-    const query = this.dataSource
-      .getRepository(PropertyEntity)
-      .createQueryBuilder('p')
-      .where('p.account_id = :accountId', { accountId })
-      .orderBy('p.id', 'ASC')
-      .limit(take);
-    if (afterId !== undefined) query.andWhere('p.id > :afterId', { afterId });
-    return query.getMany();
+  /** The hot read: one prepared statement outside any transaction. */
+  async findWithPictures(accountId: string, id: string): Promise<PropertyWithPictures | undefined> {
+    const rows = await this.sql.prepared<PropertyWithPictures>('property_with_pictures', FIND_WITH_PICTURES, [accountId, id]);
+    return rows[0];
   }
 
-  /** The pictures of several properties in one query, grouped by property id, each group in creation order. */
-  async picturesOf(manager: EntityManager, accountId: string, propertyIds: string[]): Promise<Map<string, PropertyPictureEntity[]>> {
-    const byProperty = new Map<string, PropertyPictureEntity[]>(propertyIds.map((id) => [id, []]));
-    if (propertyIds.length === 0) return byProperty;
-    const pictures = await manager.find(PropertyPictureEntity, {
-      where: { accountId, propertyId: In(propertyIds) },
-      order: { propertyId: 'ASC', id: 'ASC' },
-    });
-    for (const picture of pictures) byProperty.get(picture.propertyId)?.push(picture);
-    return byProperty;
+  /** The same read inside a transaction (a use case's read shape sees its own writes). */
+  async findWithPicturesIn(manager: EntityManager, accountId: string, id: string): Promise<PropertyWithPictures | undefined> {
+    const rows: PropertyWithPictures[] = await manager.query(FIND_WITH_PICTURES, [accountId, id]);
+    return rows[0];
+  }
+
+  /** A keyset page by id with each property's pictures (index properties_account_id_idx); `take` is limit + 1. */
+  listPage(accountId: string, afterId: string | undefined, take: number): Promise<PropertyWithPictures[]> {
+    return afterId === undefined
+      ? this.sql.prepared('property_first_page', FIRST_PAGE, [accountId, take])
+      : this.sql.prepared('property_next_page', NEXT_PAGE, [accountId, afterId, take]);
   }
 }

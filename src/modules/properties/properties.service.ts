@@ -13,7 +13,7 @@ import { ADDRESS_RESOLVER, AddressInput, AddressResolver } from './address-resol
 import { CreatePropertyDto } from './dto/create-property.dto';
 import { UpdatePropertyDto } from './dto/update-property.dto';
 import { duplicatePropertySourceId, PROPERTY_SOURCE_ID_CONSTRAINT } from './properties.errors';
-import { PropertiesRepository } from './properties.repository';
+import { PropertiesRepository, PropertyWithPictures } from './properties.repository';
 import { PropertyResolver } from './property-resolver.service';
 import { PropertyEntity } from './property.entity';
 import { toPropertyResponse, PropertyResponse } from './property.response';
@@ -77,26 +77,18 @@ export class PropertiesService {
       afterId = id;
     }
     const rows = await this.repository.listPage(accountId, afterId, limit + 1);
-    const shown = rows.slice(0, limit);
-    const pictures = await this.repository.picturesOf(
-      this.readManager(),
-      accountId,
-      shown.map((row) => row.id),
-    );
     return toPage(
       rows,
       limit,
-      (row) => toPropertyResponse(row, pictures.get(row.id) ?? [], this.config.publicBaseUrl),
+      (row) => this.toResponse(row),
       (row) => this.cursors.encode(CURSOR_SCOPE, [row.id]),
     );
   }
 
   async get(accountId: string, propertyId: string): Promise<PropertyResponse> {
-    const manager = this.readManager();
-    const property = isIdOf('property', propertyId) ? await this.repository.findOne(manager, accountId, propertyId) : null;
+    const property = isIdOf('property', propertyId) ? await this.repository.findWithPictures(accountId, propertyId) : undefined;
     if (!property) throw new NotFoundError('Property', propertyId);
-    const pictures = await this.repository.picturesOf(manager, accountId, [property.id]);
-    return toPropertyResponse(property, pictures.get(property.id) ?? [], this.config.publicBaseUrl);
+    return this.toResponse(property);
   }
 
   async update(ctx: RequestContext, propertyId: string, dto: UpdatePropertyDto): Promise<PropertyResponse> {
@@ -169,10 +161,17 @@ export class PropertiesService {
   }
 
   private async readShape(tx: Tx, propertyId: string): Promise<PropertyResponse> {
-    const property = await this.repository.findOne(tx.manager, tx.ctx.accountId, propertyId);
+    const property = await this.repository.findWithPicturesIn(tx.manager, tx.ctx.accountId, propertyId);
     if (!property) throw new NotFoundError('Property', propertyId);
-    const pictures = await this.repository.picturesOf(tx.manager, tx.ctx.accountId, [propertyId]);
-    return toPropertyResponse(property, pictures.get(propertyId) ?? [], this.config.publicBaseUrl);
+    return this.toResponse(property);
+  }
+
+  private toResponse(property: PropertyWithPictures): PropertyResponse {
+    return toPropertyResponse(
+      property,
+      property.pictureIds.map((id) => ({ id })),
+      this.config.publicBaseUrl,
+    );
   }
 
   private async assertSourceIdFree(tx: Tx, sourceId: string): Promise<void> {

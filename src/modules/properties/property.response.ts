@@ -1,6 +1,5 @@
 import { BedDetail, OtherAttribute, PropertyDetails, PropertyEntity } from './property.entity';
 import { pictureContentUrl } from './property-picture.response';
-import { PropertyPictureEntity } from './property-picture.entity';
 
 /** The property read shape (spec 2.1). Fields the client never set are null; disableRemindersAutomation is never here. */
 export interface PropertyResponse {
@@ -26,7 +25,11 @@ export interface PropertyResponse {
 }
 
 /** The one mapper: controller responses and event results both use it. `pictures` in creation order. */
-export function toPropertyResponse(property: PropertyEntity, pictures: PropertyPictureEntity[], publicBaseUrl: string): PropertyResponse {
+export function toPropertyResponse(
+  property: PropertyEntity,
+  pictures: ReadonlyArray<{ id: string }>,
+  publicBaseUrl: string,
+): PropertyResponse {
   return {
     propertyId: property.id,
     sourceId: property.sourceId,

@@ -33,7 +33,12 @@ export function newId(kind: IdKind): string {
 
 const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
 
+/** One compiled pattern per kind, built once (the check runs on every request naming an id). */
+const ID_PATTERNS = Object.fromEntries(
+  Object.entries(ID_PREFIX).map(([kind, prefix]) => [kind, new RegExp(`^${prefix}_${ULID_PATTERN}$`)]),
+) as Record<IdKind, RegExp>;
+
 /** True when the value has the shape of an id of that kind (a cheap guard before a lookup). */
 export function isIdOf(kind: IdKind, value: unknown): value is string {
-  return typeof value === 'string' && new RegExp(`^${ID_PREFIX[kind]}_${ULID_PATTERN}$`).test(value);
+  return typeof value === 'string' && ID_PATTERNS[kind].test(value);
 }

@@ -10,7 +10,7 @@ export function createRedis(config: Pick<AppConfig, 'redisUrl'>): Redis {
   return new Redis(config.redisUrl, { maxRetriesPerRequest: null, enableOfflineQueue: true, lazyConnect: false });
 }
 
-/** One shared command connection per process (rate limits, health). Queues open their own. */
+/** One shared command connection per process (health checks). Queues and the rate limiter open their own. */
 @Global()
 @Module({
   providers: [{ provide: REDIS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createRedis(config) }],
