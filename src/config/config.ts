@@ -158,7 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       WEBHOOK_RETRY_BASE_MS: positiveInt({ default: 30000 }),
       WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt({ default: 10 }),
       WEBHOOK_DELIVERY_CONCURRENCY: positiveInt({ default: 100 }),
-      WEBHOOK_SWEEP_INTERVAL_MS: nonNegativeInt({ default: 5000 }),
+      WEBHOOK_SWEEP_INTERVAL_MS: nonNegativeInt({ default: 2000 }),
       WEBHOOK_RETENTION_INTERVAL_MS: nonNegativeInt({ default: 3_600_000 }),
       DOWNLOAD_TIMEOUT_MS: positiveInt({ default: 10000 }),
       DOWNLOAD_MAX_BYTES: positiveInt({ default: 10485760 }),

@@ -2,6 +2,9 @@ import { getQueueToken } from '@nestjs/bullmq';
 import { NestContainer } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { WebhookDeliveryProcessor } from '../../src/modules/webhooks/delivery/webhook-delivery.processor';
+import { LOST_ATTEMPT_MESSAGE } from '../../src/modules/webhooks/delivery/webhook-delivery.rules';
+import { WebhookDeliveryService } from '../../src/modules/webhooks/delivery/webhook-delivery.service';
+import { WebhookDeliveriesRepository } from '../../src/modules/webhooks/webhook-deliveries.repository';
 import { WebhookDispatchService } from '../../src/modules/webhooks/dispatch/webhook-dispatch.service';
 import { WebhookMaintenanceSchedule } from '../../src/modules/webhooks/maintenance/webhook-maintenance.schedule';
 import { WebhookDispatchProcessor } from '../../src/modules/webhooks/dispatch/webhook-dispatch.processor';
@@ -97,9 +100,9 @@ describe('webhook delivery recovery', () => {
     const sweeper = worker.ctx.get(WebhookSweepService);
     const scope = { accountIds: [account.accountId] };
     // Younger than the 2 s grace: left to the fast path.
-    expect(await sweeper.sweep(scope)).toEqual({ events: 0, deliveriesCreated: 0, reenqueued: 0 });
+    expect(await sweeper.sweep(scope)).toEqual({ events: 0, deliveriesCreated: 0, lostAttempts: 0, reenqueued: 0 });
     await sleep(2_100);
-    expect(await sweeper.sweep(scope)).toEqual({ events: 1, deliveriesCreated: 1, reenqueued: 0 });
+    expect(await sweeper.sweep(scope)).toEqual({ events: 1, deliveriesCreated: 1, lostAttempts: 0, reenqueued: 0 });
     const [request] = await r.waitFor(1, 5_000);
     expect(JSON.parse(request.rawBody)).toMatchObject({
       eventName: 'property.create',
@@ -123,12 +126,12 @@ describe('webhook delivery recovery', () => {
        VALUES ($1, $2, $3, $4, 'jobRequest.completed', 'pending', now() - interval '1 hour')`,
       [lostId, account.accountId, sub.id, lostEvent],
     );
-    expect(await sweeper.sweep(scope)).toEqual({ events: 0, deliveriesCreated: 0, reenqueued: 1 });
+    expect(await sweeper.sweep(scope)).toEqual({ events: 0, deliveriesCreated: 0, lostAttempts: 0, reenqueued: 1 });
     await r.waitFor(1, 5_000, (q) => q.headers['webhook-id'] === lostId);
     const rows = await waitForFinalDeliveries(api, sub.id, 2);
     expect(rows.map((row) => row.status)).toEqual(['delivered', 'delivered']);
     // More sweeps find nothing to do: nothing is sent twice.
-    expect(await sweeper.sweep(scope)).toEqual({ events: 0, deliveriesCreated: 0, reenqueued: 0 });
+    expect(await sweeper.sweep(scope)).toEqual({ events: 0, deliveriesCreated: 0, lostAttempts: 0, reenqueued: 0 });
     await sleep(300);
     expect(r.requests).toHaveLength(2);
   });
@@ -155,6 +158,78 @@ describe('webhook delivery recovery', () => {
     expect(row).toMatchObject({ status: 'delivered', attemptCount: 2 });
     await sleep(700);
     expect(r.requests).toHaveLength(2);
+  });
+
+  it('POSTs an attempt once when its record write fails once: the outcome is written on the next try', async () => {
+    worker = await startWorker(ENV);
+    const repository = worker.ctx.get(WebhookDeliveriesRepository);
+    jest.spyOn(repository, 'recordAttempts').mockRejectedValueOnce(new Error('injected: connection reset'));
+    const own = await createAccount(t);
+    const client = clientFor(t, own);
+    const r = await receiver();
+    const sub = await subscribe(client, `${r.url}/record-fails-once`);
+    await publishEvent(t, own.accountId, 'property.create');
+    const [row] = await waitForFinalDeliveries(client, sub.id, 1);
+    expect(row).toMatchObject({ status: 'delivered', attemptCount: 1 });
+    expect(row.attempts).toEqual([expect.objectContaining({ responseCode: 200, errorMessage: null })]);
+    expect(repository.recordAttempts).toHaveBeenCalledTimes(2);
+    expect(r.requests.map((q) => q.headers['webhook-retry-count'])).toEqual(['0']);
+  });
+
+  it('never re-sends an attempt whose outcome could not be recorded: the sweep records it lost, the next attempt has a new retry count', async () => {
+    worker = await startWorker(ENV);
+    const repository = worker.ctx.get(WebhookDeliveriesRepository);
+    const recordAttempts = repository.recordAttempts.bind(repository);
+    // Every write of the first attempt's outcome fails.
+    jest.spyOn(repository, 'recordAttempts').mockImplementation(async (inputs) => {
+      if (inputs.some((input) => input.claim === 'held' && input.expectedAttemptCount === 0))
+        throw new Error('injected: database unreachable');
+      return recordAttempts(inputs);
+    });
+    const own = await createAccount(t);
+    const client = clientFor(t, own);
+    const r = await receiver();
+    const sub = await subscribe(client, `${r.url}/record-fails`);
+    await publishEvent(t, own.accountId, 'property.create');
+    await r.waitFor(1);
+    // The claim holds for WEBHOOK_TIMEOUT_MS + 2 s; until it runs out the sweep leaves the attempt alone.
+    const sweeper = worker.ctx.get(WebhookSweepService);
+    const scope = { accountIds: [own.accountId] };
+    await waitUntil(async () => (await sweeper.sweep(scope)).lostAttempts === 1, 10_000, 'the lost attempt recorded by the sweep');
+    const [row] = await waitForFinalDeliveries(client, sub.id, 1);
+    expect(r.requests.map((q) => q.headers['webhook-retry-count'])).toEqual(['0', '1']);
+    expect(new Set(r.requests.map((q) => q.headers['webhook-id'])).size).toBe(1);
+    expect(row).toMatchObject({ status: 'delivered', attemptCount: 2 });
+    expect(row.attempts[0]).toEqual({
+      at: expect.any(String),
+      responseCode: null,
+      responseSnippet: null,
+      errorMessage: LOST_ATTEMPT_MESSAGE,
+      durationMs: null,
+    });
+    expect(row.attempts[1]).toMatchObject({ responseCode: 200, errorMessage: null });
+    expect((await subscriptionRow(db, sub.id)).consecutive_failures).toBe(0);
+  });
+
+  it('sends an attempt once however many runs of its job start together', async () => {
+    worker = await startWorker(ENV);
+    const r = await receiver();
+    const sub = await subscribe(api, `${r.url}/duplicate-jobs`);
+    const eventId = await insertEvent(account.accountId, 'property.create', { dispatched: true });
+    const deliveryId = newId('delivery');
+    await db.query(
+      `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, status, next_retry_at)
+       VALUES ($1, $2, $3, $4, 'property.create', 'pending', now() + interval '1 hour')`,
+      [deliveryId, account.accountId, sub.id, eventId],
+    );
+    const deliveries = worker.ctx.get(WebhookDeliveryService);
+    const results = await Promise.all([1, 2, 3].map(() => deliveries.attempt({ deliveryId, attempt: 0 })));
+    expect(results.filter((result) => result.kind === 'attempted')).toHaveLength(1);
+    expect(results.filter((result) => result.kind === 'dropped')).toHaveLength(2);
+    expect(await deliveries.attempt({ deliveryId, attempt: 0 })).toEqual({ kind: 'dropped', reason: 'finished' });
+    expect(r.requests).toHaveLength(1);
+    const [row] = await waitForFinalDeliveries(api, sub.id, 1);
+    expect(row).toMatchObject({ status: 'delivered', attemptCount: 1 });
   });
 
   it('re-checks URL rules at delivery: a violation is failed_permanent at once and counts (test deliveries do not)', async () => {

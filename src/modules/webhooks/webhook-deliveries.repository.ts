@@ -21,6 +21,8 @@ export interface DeliveryRow {
   testPayload: Record<string, unknown> | null;
   status: DeliveryStatus;
   attemptCount: number;
+  /** An attempt of this delivery is claimed (being sent, or its worker died and the claim has not run out). */
+  inFlight: boolean;
   createdAt: Date;
   subscription: {
     url: string;
@@ -40,7 +42,15 @@ export interface RecordAttemptInput {
   status: DeliveryStatus;
   nextRetryAt: Date | null;
   counter: 'reset' | 'increment' | 'none';
+  /**
+   * The claim this record settles: `held`, an attempt this worker claimed and sent; `none`, one that
+   * sent nothing (URL rule broken, subscription disabled) and needs no claim in place; `expired`, an
+   * attempt whose claim ran out before anyone recorded it (its worker died).
+   */
+  claim: AttemptClaim;
 }
+
+export type AttemptClaim = 'held' | 'none' | 'expired';
 
 export interface RecordAttemptResult {
   recorded: boolean;
@@ -129,7 +139,7 @@ export class WebhookDeliveriesRepository {
   async loadDeliveries(ids: string[]): Promise<Array<DeliveryRow | undefined>> {
     const rows = await this.dataSource.query(
       `SELECT d.id, d.account_id, d.subscription_id, d.event_id, d.event_name, d.test, d.test_payload, d.status,
-              d.attempt_count, d.created_at,
+              d.attempt_count, d.in_flight_until IS NOT NULL AS in_flight, d.created_at,
               s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at
          FROM webhook_deliveries d
          JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = d.account_id
@@ -141,10 +151,47 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
+   * Claims attempts before their POST: each delivery still pending at the expected attempt_count and
+   * not already claimed is marked in flight until `leaseMs` from now. Returns, per input, whether this
+   * call got the claim; a second run of the same attempt (a queue job run again) never does, so no
+   * attempt is sent twice. One statement for a whole batch.
+   */
+  async claimAttempts(inputs: Array<{ id: string; expectedAttemptCount: number }>, leaseMs: number): Promise<boolean[]> {
+    const rows: Array<{ id: string; expected: number }> = await this.dataSource.query(
+      `WITH claimed AS (
+         UPDATE webhook_deliveries wd
+            SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $3::float8 / 1000)
+           FROM unnest($1::text[], $2::int[]) AS i(id, expected)
+          WHERE wd.id = i.id AND wd.status = 'pending' AND wd.attempt_count = i.expected AND wd.in_flight_until IS NULL
+         RETURNING wd.id, i.expected
+       )
+       SELECT id, expected FROM claimed`,
+      [inputs.map((input) => input.id), inputs.map((input) => input.expectedAttemptCount), leaseMs],
+    );
+    const claimed = new Set(rows.map((row) => `${row.id}.${row.expected}`));
+    return inputs.map((input) => claimed.delete(`${input.id}.${input.expectedAttemptCount}`));
+  }
+
+  /** Attempts whose claim ran out with nobody recording them (their worker died), oldest first. */
+  async lostAttempts(limit: number, accountIds?: string[]): Promise<Array<{ id: string; attemptCount: number; inFlightSince: Date }>> {
+    const rows = await this.dataSource.query(
+      `SELECT id, attempt_count, in_flight_since FROM webhook_deliveries
+        WHERE in_flight_until < now() AND status = 'pending' AND ($2::text[] IS NULL OR account_id = ANY($2::text[]))
+        ORDER BY in_flight_until LIMIT $1`,
+      [limit, accountIds ?? null],
+    );
+    return rows.map((r: Record<string, unknown>) => ({
+      id: r.id as string,
+      attemptCount: r.attempt_count as number,
+      inFlightSince: r.in_flight_since as Date,
+    }));
+  }
+
+  /**
    * Records a permanently failed non-test attempt (counter effect 'increment') in ONE statement
    * together with the subscription's failure counter, disabling the subscription when the count
    * reaches the threshold. The row lock on the subscription makes the count exact with any number of
-   * workers. Guarded by status and attempt_count: a duplicate job of the same attempt records nothing.
+   * workers. Guarded by status, attempt_count and the claim: a duplicate job of the same attempt records nothing.
    */
   async recordCountedFailure(input: RecordAttemptInput): Promise<RecordAttemptResult> {
     if (input.counter !== 'increment') throw new Error('recordCountedFailure takes increments only (recordAttempts takes the rest)');
@@ -156,8 +203,10 @@ export class WebhookDeliveriesRepository {
                 first_attempt_at = COALESCE(first_attempt_at, $4),
                 last_attempt_at = $4,
                 status = $5,
-                next_retry_at = $6
-          WHERE id = $1 AND status = 'pending' AND attempt_count = $2
+                next_retry_at = $6,
+                in_flight_since = NULL,
+                in_flight_until = NULL
+          WHERE id = $1 AND status = 'pending' AND attempt_count = $2 AND ${claimCondition('$7::text')}
          RETURNING subscription_id
        ), s AS (
          UPDATE webhook_subscriptions ws
@@ -172,15 +221,23 @@ export class WebhookDeliveriesRepository {
                    AND ws.disabled_reason = '${AUTO_DISABLED_REASON}' AS disabled_now
        )
        SELECT (SELECT count(*) FROM d)::int AS recorded, COALESCE((SELECT bool_or(disabled_now) FROM s), false) AS auto_disabled`,
-      [input.id, input.expectedAttemptCount, JSON.stringify([input.attempt]), input.attempt.at, input.status, input.nextRetryAt],
+      [
+        input.id,
+        input.expectedAttemptCount,
+        JSON.stringify([input.attempt]),
+        input.attempt.at,
+        input.status,
+        input.nextRetryAt,
+        input.claim,
+      ],
     );
     return { recorded: row.recorded > 0, autoDisabled: row.auto_disabled === true };
   }
 
   /**
    * Records many attempts whose counter effect is 'none' or 'reset' (the common case: a delivered or
-   * retried attempt) in one statement: each appended and its delivery moved on, guarded by status and
-   * attempt_count like recordCountedFailure, and the failure counter reset on a delivered non-test
+   * retried attempt) in one statement: each appended and its delivery moved on, guarded by status,
+   * attempt_count and the claim like recordCountedFailure, and the failure counter reset on a delivered non-test
    * delivery (only written when not already 0, so a busy subscription's row is not rewritten per
    * delivery). Returns, per input, whether it was recorded. Increments go one by one through
    * recordCountedFailure, whose threshold check needs exact ordering.
@@ -194,11 +251,12 @@ export class WebhookDeliveriesRepository {
       status: input.status,
       next_retry_at: input.nextRetryAt,
       reset: input.counter === 'reset',
+      claim: input.claim,
     }));
     const rows = await this.dataSource.query(
       `WITH input AS (
          SELECT DISTINCT ON (id) * FROM jsonb_to_recordset($1::jsonb)
-             AS x(id text, expected int, attempt jsonb, status text, next_retry_at timestamptz, reset boolean)
+             AS x(id text, expected int, attempt jsonb, status text, next_retry_at timestamptz, reset boolean, claim text)
           ORDER BY id
        ), d AS (
          UPDATE webhook_deliveries wd
@@ -207,9 +265,11 @@ export class WebhookDeliveriesRepository {
                 first_attempt_at = COALESCE(wd.first_attempt_at, (i.attempt->>'at')::timestamptz),
                 last_attempt_at = (i.attempt->>'at')::timestamptz,
                 status = i.status,
-                next_retry_at = i.next_retry_at
+                next_retry_at = i.next_retry_at,
+                in_flight_since = NULL,
+                in_flight_until = NULL
            FROM input i
-          WHERE wd.id = i.id AND wd.status = 'pending' AND wd.attempt_count = i.expected
+          WHERE wd.id = i.id AND wd.status = 'pending' AND wd.attempt_count = i.expected AND ${claimCondition('i.claim', 'wd.')}
          RETURNING wd.id, wd.subscription_id, i.reset, i.expected
        ), s AS (
          UPDATE webhook_subscriptions ws SET consecutive_failures = 0
@@ -224,7 +284,10 @@ export class WebhookDeliveriesRepository {
     return inputs.map((input) => recorded.delete(`${input.id}.${input.expectedAttemptCount}`));
   }
 
-  /** The retry sweep: pending deliveries overdue by more than `slackMs` (their job was lost), oldest first, optionally of some accounts only. */
+  /**
+   * The retry sweep: pending deliveries overdue by more than `slackMs` and not in flight (their job was
+   * lost), oldest first, optionally of some accounts only.
+   */
   async overdue(
     slackMs: number,
     limit: number,
@@ -232,7 +295,7 @@ export class WebhookDeliveriesRepository {
   ): Promise<Array<{ id: string; subscriptionId: string; attemptCount: number }>> {
     const rows = await this.dataSource.query(
       `SELECT id, subscription_id, attempt_count FROM webhook_deliveries
-        WHERE status = 'pending' AND next_retry_at < now() - make_interval(secs => $1::float8 / 1000)
+        WHERE status = 'pending' AND next_retry_at < now() - make_interval(secs => $1::float8 / 1000) AND in_flight_until IS NULL
           AND ($3::text[] IS NULL OR account_id = ANY($3::text[]))
         ORDER BY next_retry_at LIMIT $2`,
       [slackMs, limit, accountIds ?? null],
@@ -265,6 +328,7 @@ interface DeliveryRecord {
   test_payload: Record<string, unknown> | null;
   status: DeliveryStatus;
   attempt_count: number;
+  in_flight: boolean;
   created_at: Date;
   url: string;
   enabled: boolean;
@@ -285,6 +349,7 @@ function toDeliveryRow(r: DeliveryRecord): DeliveryRow {
     testPayload: r.test_payload,
     status: r.status,
     attemptCount: r.attempt_count,
+    inFlight: r.in_flight,
     createdAt: r.created_at,
     subscription: {
       url: r.url,
@@ -299,4 +364,10 @@ function toDeliveryRow(r: DeliveryRecord): DeliveryRow {
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The SQL condition a record puts on the delivery's claim: `claim` is the SQL of the input's claim, `row` the table alias and dot. */
+function claimCondition(claim: string, row = ''): string {
+  return `CASE ${claim} WHEN 'held' THEN ${row}in_flight_until IS NOT NULL WHEN 'expired' THEN ${row}in_flight_until < now()
+                         ELSE ${row}in_flight_until IS NULL END`;
 }

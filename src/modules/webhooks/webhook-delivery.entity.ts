@@ -7,7 +7,8 @@ export interface DeliveryAttempt {
   responseCode: number | null;
   responseSnippet: string | null;
   errorMessage: string | null;
-  durationMs: number;
+  /** null when the outcome is unknown (the worker stopped before recording the attempt). */
+  durationMs: number | null;
 }
 
 @Entity('webhook_deliveries')
@@ -25,5 +26,8 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'first_attempt_at', type: 'timestamptz', nullable: true }) firstAttemptAt: Date | null;
   @Column({ name: 'last_attempt_at', type: 'timestamptz', nullable: true }) lastAttemptAt: Date | null;
   @Column({ name: 'next_retry_at', type: 'timestamptz', nullable: true }) nextRetryAt: Date | null;
+  /** While an attempt is being sent: when it was claimed, and until when the claim holds. */
+  @Column({ name: 'in_flight_since', type: 'timestamptz', nullable: true }) inFlightSince: Date | null;
+  @Column({ name: 'in_flight_until', type: 'timestamptz', nullable: true }) inFlightUntil: Date | null;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
 }

@@ -28,10 +28,14 @@ export interface DeliveryEnqueueOptions {
 
 /**
  * Finished jobs are removed, so Redis does not grow with traffic and a job id is free again for the
- * sweep once its job is gone (a kept failed job would block re-enqueueing its id). A job whose
- * processing throws (database briefly down) is retried a few times first; failures are logged.
+ * sweep once its job is gone (a kept failed job would block re-enqueueing its id). A dispatch job whose
+ * processing throws (database briefly down) is retried a few times first: dispatching twice is harmless.
+ * A delivery job runs once: its attempt is claimed in the database before the POST, and whatever it
+ * left undone (a failed load, an unrecorded outcome) is the sweep's, which sends a new attempt.
  */
-const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: { type: 'exponential', delay: 1000 } } as const;
+const REMOVE_FINISHED = { removeOnComplete: true, removeOnFail: true } as const;
+const DISPATCH_JOB_OPTIONS = { ...REMOVE_FINISHED, attempts: 3, backoff: { type: 'exponential', delay: 1000 } } as const;
+const DELIVERY_JOB_OPTIONS = { ...REMOVE_FINISHED, attempts: 1 } as const;
 
 /**
  * Producer side of the webhook engine, used by the API and the worker. Job ids make
@@ -59,7 +63,7 @@ export class WebhookQueue implements OnModuleInit {
     if (eventIds.length === 0) return;
     try {
       await this.dispatchQueue.addBulk(
-        eventIds.map((eventId) => ({ name: 'dispatch', data: { eventId }, opts: { jobId: eventId, ...JOB_OPTIONS } })),
+        eventIds.map((eventId) => ({ name: 'dispatch', data: { eventId }, opts: { jobId: eventId, ...DISPATCH_JOB_OPTIONS } })),
       );
     } catch (error) {
       this.logger.warn(`enqueueing dispatch of ${eventIds.length} event(s) failed (the sweep will retry): ${(error as Error).message}`);
@@ -80,7 +84,7 @@ export class WebhookQueue implements OnModuleInit {
           name: 'deliver',
           // (An undefined subscriptionId is left out when BullMQ serializes the data.)
           data: { deliveryId, attempt, subscriptionId },
-          opts: { jobId: deliveryJobId(deliveryId, attempt), delay: delayMs && delayMs > 0 ? delayMs : undefined, ...JOB_OPTIONS },
+          opts: { jobId: deliveryJobId(deliveryId, attempt), delay: delayMs && delayMs > 0 ? delayMs : undefined, ...DELIVERY_JOB_OPTIONS },
         })),
       );
     } catch (error) {

@@ -5,6 +5,7 @@ import { EventsModule } from '../events/events.module';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
+import { WebhookPoster } from './delivery/webhook-poster';
 import { WebhookDispatchProcessor } from './dispatch/webhook-dispatch.processor';
 import { WebhookDispatchService } from './dispatch/webhook-dispatch.service';
 import { WebhookMaintenanceSchedule } from './maintenance/webhook-maintenance.schedule';
@@ -19,6 +20,7 @@ import { WebhookSweepService } from './maintenance/webhook-sweep.service';
     WebhookDeliveriesRepository,
     WebhookDispatchService,
     WebhookDeliveryService,
+    WebhookPoster,
     WebhookSweepService,
     WebhookRetentionService,
     WebhookDispatchProcessor,

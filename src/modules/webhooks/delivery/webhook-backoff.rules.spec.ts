@@ -72,6 +72,19 @@ describe('nextDeliveryState', () => {
     );
   });
 
+  it('a lost attempt (its worker died) is retried at once while retries remain, and uses one up', () => {
+    expect(nextDeliveryState({ outcome: 'lost', attemptCount: 1, maxRetries: 5, retryBaseMs: base, now })).toEqual({
+      status: 'pending',
+      nextRetryAt: now,
+      delayMs: 0,
+      retryNumber: 1,
+    });
+    expect(nextDeliveryState({ outcome: 'lost', attemptCount: 6, maxRetries: 5, retryBaseMs: base, now })).toEqual({
+      status: 'failed_permanent',
+      nextRetryAt: null,
+    });
+  });
+
   it('success on the last allowed attempt still delivers', () => {
     expect(nextDeliveryState({ outcome: 'ok', attemptCount: 6, maxRetries: 5, retryBaseMs: base, now }).status).toBe('delivered');
   });
@@ -87,7 +100,7 @@ describe('failureCounterEffect', () => {
     expect(failureCounterEffect('delivered', { test: true })).toBe('none');
     expect(failureCounterEffect('failed_permanent', { test: true })).toBe('none');
   });
-  it('a delivery stopped because the subscription is disabled does not count', () => {
+  it('a delivery stopped because the subscription is disabled, or ended by a lost attempt, does not count', () => {
     expect(failureCounterEffect('failed_permanent', { test: false }, true)).toBe('none');
   });
 });

@@ -12,8 +12,12 @@ export function retryDelayMs(baseMs: number, retryNumber: number): number {
   return baseMs * 2 ** (retryNumber - 1);
 }
 
-/** How an attempt ended: `ok` = any 2xx in time; `failed` = non-2xx, time-out or network error; `fatal` = never retry (URL rule broken, subscription disabled). */
-export type AttemptOutcome = 'ok' | 'failed' | 'fatal';
+/**
+ * How an attempt ended: `ok` = any 2xx in time; `failed` = non-2xx, time-out or network error;
+ * `fatal` = never retry (URL rule broken, subscription disabled); `lost` = its worker died before
+ * recording it (the outcome is unknown; the receiver is not to blame, so the next attempt goes at once).
+ */
+export type AttemptOutcome = 'ok' | 'failed' | 'fatal' | 'lost';
 
 export type NextDeliveryState =
   | { status: 'delivered'; nextRetryAt: null }
@@ -35,21 +39,22 @@ export function nextDeliveryState({ outcome, attemptCount, maxRetries, retryBase
   const retriesSpent = attemptCount - 1;
   if (outcome === 'fatal' || retriesSpent >= maxRetries) return { status: 'failed_permanent', nextRetryAt: null };
   const retryNumber = retriesSpent + 1;
-  const delayMs = retryDelayMs(retryBaseMs, retryNumber);
+  const delayMs = outcome === 'lost' ? 0 : retryDelayMs(retryBaseMs, retryNumber);
   return { status: 'pending', nextRetryAt: new Date(now.getTime() + delayMs), delayMs, retryNumber };
 }
 
 /**
  * Effect of a finished delivery on the subscription's consecutive-failure counter (spec 3.4, 6.1 rule 5):
  * a delivered non-test delivery resets it, a permanently failed one counts; test deliveries never count,
- * nor do deliveries stopped because the subscription was already disabled.
+ * nor do deliveries stopped because the subscription was already disabled or ended by a lost attempt
+ * (`uncounted`: not the receiver's failure).
  */
 export function failureCounterEffect(
   status: NextDeliveryState['status'],
   delivery: { test: boolean },
-  stoppedBecauseDisabled = false,
+  uncounted = false,
 ): 'reset' | 'increment' | 'none' {
-  if (delivery.test || stoppedBecauseDisabled) return 'none';
+  if (delivery.test || uncounted) return 'none';
   if (status === 'delivered') return 'reset';
   if (status === 'failed_permanent') return 'increment';
   return 'none';

@@ -141,3 +141,6 @@ export function networkErrorMessage(error: unknown, timedOut: boolean, timeoutMs
   const message = err?.cause?.message ?? err?.message ?? String(error);
   return code ? `network error: ${code} ${message}`.slice(0, 500) : `network error: ${message}`.slice(0, 500);
 }
+
+/** The log's text for an attempt whose worker died (or lost the database) before recording it. */
+export const LOST_ATTEMPT_MESSAGE = 'outcome unknown: the attempt was not recorded in time (worker stopped or database unreachable)';

@@ -1,49 +1,50 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
-import type { Agent, Dispatcher } from 'undici';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { CheckedUrl, OutboundUrlPolicy, policyViolationOf } from '../../../platform/net/outbound-url-policy';
-import { UrlPolicyError } from '../../../platform/net/url-policy.rules';
-import { EventsService } from '../../events/events.service';
-import { AttemptOutcome, failureCounterEffect, nextDeliveryState, NextDeliveryState } from './webhook-backoff.rules';
 import { Coalescer } from '../../../platform/concurrency/coalescer';
-import { DeliveryRow, RecordAttemptInput, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
+import { KeyedConcurrencyLimiter } from '../../../platform/concurrency/keyed-limiter';
+import { EventsService } from '../../events/events.service';
+import { DeliveryRow, RecordAttemptInput, RecordAttemptResult, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { DeliveryAttempt } from '../webhook-delivery.entity';
+import { DeliveryJobData, WebhookQueue } from '../webhook-queue.service';
+import { failureCounterEffect, nextDeliveryState, NextDeliveryState } from './webhook-backoff.rules';
 import {
   buildEnvelope,
-  capSnippet,
   deliveryHeaders,
   EnvelopeSource,
   eventEnvelopeSource,
-  isSuccessStatus,
-  networkErrorMessage,
-  RESPONSE_SNIPPET_MAX_BYTES,
-  responseErrorMessage,
+  LOST_ATTEMPT_MESSAGE,
   testEnvelopeSource,
 } from './webhook-delivery.rules';
-import { DeliveryJobData, WebhookQueue } from '../webhook-queue.service';
+import { AttemptReport, isAttemptReport, WebhookPoster } from './webhook-poster';
 import { signingSecrets } from './webhook-signer.rules';
-import { KeyedConcurrencyLimiter } from '../../../platform/concurrency/keyed-limiter';
 
-/** Concurrent attempts share their load and record queries: up to this many rows per query, this many queries at once. */
+/** Concurrent attempts share their load, claim and record queries: up to this many rows per query, this many queries at once. */
 const QUERY_BATCH = 100;
 const QUERIES_IN_PARALLEL = 4;
-
-/** Response bytes read past the snippet so a keep-alive socket can be reused; a longer body closes it. */
-const DRAIN_LIMIT_BYTES = 64 * 1024;
 /**
  * Envelope sources of recently loaded events kept in memory: event rows never change, and a fan-out's
  * deliveries of one event arrive together, so most load batches need no event query at all. Emptied
  * when full (a bound, not an LRU: the locality is short).
  */
 const RECENT_EVENTS_MAX = 1_000;
+/** A claim outlasts the POST's deadline by this much: the time to record the outcome. */
+export const CLAIM_SLACK_MS = 2_000;
+/** A failed record write of an attempt that was sent is tried again after these waits (within the claim's slack). */
+const RECORD_RETRY_DELAYS_MS = [200, 600];
+/** Lost attempts recovered per sweep run. */
+const LOST_BATCH = 500;
 
 export const SUBSCRIPTION_DISABLED_MESSAGE = 'subscription disabled';
 
 export type AttemptResult =
-  /** Nothing to do: the delivery is gone (subscription deleted), finished, or this job is a stale duplicate. */
-  | { kind: 'dropped'; reason: 'missing' | 'finished' | 'stale' }
+  /**
+   * Nothing to do: the delivery is gone (subscription deleted), finished, this job is a stale duplicate,
+   * or another run holds this attempt's claim.
+   */
+  | { kind: 'dropped'; reason: 'missing' | 'finished' | 'stale' | 'in_flight' }
   /** The subscription already has its share of concurrent calls: try this job again shortly. */
   | { kind: 'busy'; subscriptionId: string }
   /** Attempted (or stopped): `recorded` false when another run of the same attempt recorded it first. */
@@ -54,48 +55,57 @@ interface DeliveryWork extends DeliveryRow {
   envelopeSource: EnvelopeSource;
 }
 
-/** How an attempt ended, as the delivery log keeps it: the POST's answer, or why there was none. */
-interface AttemptReport {
-  outcome: AttemptOutcome;
-  responseCode: number | null;
-  responseSnippet: string | null;
-  errorMessage: string | null;
+/** What to record of an attempt: its report, when it started and took, and the claim it settles. */
+interface AttemptRecord {
+  report: AttemptReport;
+  at: Date;
+  durationMs: number | null;
+  claim: RecordAttemptInput['claim'];
+  /** Not the receiver's failure: never counts towards auto-disable. */
+  uncounted?: boolean;
 }
 
+const DISABLED_REPORT: AttemptReport = {
+  outcome: 'fatal',
+  responseCode: null,
+  responseSnippet: null,
+  errorMessage: SUBSCRIPTION_DISABLED_MESSAGE,
+};
+const LOST_REPORT: AttemptReport = { outcome: 'lost', responseCode: null, responseSnippet: null, errorMessage: LOST_ATTEMPT_MESSAGE };
+
 /**
- * One delivery attempt (worker side): load, check the URL again, sign, POST through one shared
- * keep-alive agent (whose connect-time lookup repeats the address check, redirects never followed),
- * record the attempt and the subscription's failure counter atomically, and schedule the retry.
+ * One delivery attempt (worker side): load, check the URL again, claim the attempt in the database,
+ * sign, POST, record the attempt and the subscription's failure counter atomically, and schedule the
+ * retry. The claim makes each attempt go out once: a job run again finds it claimed or recorded, and
+ * an attempt whose worker died is recorded as lost by the sweep once its claim runs out, then sent
+ * again as the next attempt (never with the same webhook-retry-count).
  */
 @Injectable()
-export class WebhookDeliveryService implements OnApplicationShutdown {
+export class WebhookDeliveryService {
   private readonly logger = new Logger(WebhookDeliveryService.name);
-  private readonly agent: Agent;
   private readonly limiter: KeyedConcurrencyLimiter;
   /** Event id → envelope source (see RECENT_EVENTS_MAX). */
   private readonly recentEvents = new Map<string, EnvelopeSource>();
   private readonly userAgent: string;
   private readonly loads: Coalescer<string, DeliveryWork | undefined>;
+  private readonly claims: Coalescer<{ id: string; expectedAttemptCount: number }, boolean>;
   private readonly records: Coalescer<RecordAttemptInput, boolean>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: WebhookDeliveriesRepository,
     private readonly events: EventsService,
-    private readonly policy: OutboundUrlPolicy,
+    private readonly poster: WebhookPoster,
     private readonly queue: WebhookQueue,
   ) {
     const { timeoutMs, concurrencyPerSubscription } = config.webhook;
-    this.agent = policy.createAgent({ connectTimeoutMs: timeoutMs, keepAliveTimeoutMs: 4_000 });
     // Up to the limit call at once; more wait in memory while that is quick, the rest are parked in the queue.
     this.limiter = new KeyedConcurrencyLimiter(concurrencyPerSubscription);
     this.userAgent = `PropertyOps-Webhooks/${config.version}`;
     this.loads = new Coalescer((ids) => this.loadWork(ids), QUERY_BATCH, QUERIES_IN_PARALLEL);
+    const leaseMs = timeoutMs + CLAIM_SLACK_MS;
+    this.claims = new Coalescer((inputs) => this.repository.claimAttempts(inputs, leaseMs), QUERY_BATCH, QUERIES_IN_PARALLEL);
     this.records = new Coalescer((inputs) => this.repository.recordAttempts(inputs), QUERY_BATCH, QUERIES_IN_PARALLEL);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.agent.close().catch(() => undefined);
   }
 
   /** True when an attempt for this subscription would come back busy: its job can be parked before any query. */
@@ -113,29 +123,48 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     if (!work) return { kind: 'dropped', reason: 'missing' };
     if (work.status !== 'pending') return { kind: 'dropped', reason: 'finished' };
     if (work.attemptCount !== job.attempt) return { kind: 'dropped', reason: 'stale' };
+    if (work.inFlight) return { kind: 'dropped', reason: 'in_flight' };
 
     if (!work.subscription.enabled) {
       // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
-      const stopped: AttemptReport = {
-        outcome: 'fatal',
-        responseCode: null,
-        responseSnippet: null,
-        errorMessage: SUBSCRIPTION_DISABLED_MESSAGE,
-      };
-      return this.finish(work, stopped, { at: new Date(), durationMs: 0, stoppedBecauseDisabled: true });
+      return this.finish(work, { report: DISABLED_REPORT, at: new Date(), durationMs: 0, claim: 'none', uncounted: true });
     }
 
     const release = await this.limiter.acquire(work.subscriptionId);
     if (!release) return { kind: 'busy', subscriptionId: work.subscriptionId };
-    const startedAt = new Date();
-    const started = performance.now();
-    let report: AttemptReport;
+    let sent: AttemptRecord | undefined;
     try {
-      report = await this.send(work, startedAt);
+      sent = await this.send(work);
     } finally {
       release();
     }
-    return this.finish(work, report, { at: startedAt, durationMs: Math.round(performance.now() - started) });
+    return sent ? this.finish(work, sent) : { kind: 'dropped', reason: 'in_flight' };
+  }
+
+  /**
+   * Attempts whose claim ran out with nobody recording them (their worker died, or could not reach the
+   * database): each is recorded as a failed attempt of unknown outcome, and the next one is sent at once
+   * while retries remain. Returns how many were recorded.
+   */
+  async recoverLostAttempts(accountIds?: string[]): Promise<number> {
+    const lost = await this.repository.lostAttempts(LOST_BATCH, accountIds);
+    if (lost.length === 0) return 0;
+    const rows = await this.repository.loadDeliveries(lost.map((attempt) => attempt.id));
+    const results = await Promise.all(
+      lost.map(async ({ attemptCount, inFlightSince }, i) => {
+        const row = rows[i];
+        if (!row || row.status !== 'pending' || row.attemptCount !== attemptCount) return false;
+        const result = await this.finish(row, {
+          report: LOST_REPORT,
+          at: inFlightSince,
+          durationMs: null,
+          claim: 'expired',
+          uncounted: true,
+        });
+        return result.kind === 'attempted' && result.recorded;
+      }),
+    );
+    return results.filter(Boolean).length;
   }
 
   /**
@@ -175,67 +204,31 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     return sources;
   }
 
-  private async send(work: DeliveryWork, now: Date): Promise<AttemptReport> {
-    let checked: CheckedUrl;
-    try {
-      checked = await this.policy.check(work.subscription.url, { requireHttps: true });
-    } catch (error) {
-      if (error instanceof UrlPolicyError) return violation(error);
-      throw error;
-    }
+  /** Checks the URL, claims the attempt and POSTs it; undefined when another run holds the claim. */
+  private async send(work: DeliveryWork): Promise<AttemptRecord | undefined> {
+    const checkedAt = new Date();
+    const checked = await this.poster.check(work.subscription.url);
+    if (isAttemptReport(checked)) return { report: checked, at: checkedAt, durationMs: Date.now() - checkedAt.getTime(), claim: 'none' };
+    if (!(await this.claims.call({ id: work.id, expectedAttemptCount: work.attemptCount }))) return undefined;
 
-    const body = JSON.stringify(buildEnvelope(work.envelopeSource, now, { test: work.test }));
+    const at = new Date();
+    const started = performance.now();
+    const body = JSON.stringify(buildEnvelope(work.envelopeSource, at, { test: work.test }));
     const headers = deliveryHeaders({
       deliveryId: work.id,
       body,
-      now,
-      secrets: signingSecrets(work.subscription, now),
+      now: at,
+      secrets: signingSecrets(work.subscription, at),
       retryCount: work.attemptCount,
       maxRetries: work.subscription.maxRetries,
       userAgent: this.userAgent,
     });
-    return this.post(checked.url, headers, body);
-  }
-
-  /** One POST through the pinned agent, under one deadline for connect, headers and body; a 3xx is an answer, never followed. */
-  private async post(url: URL, headers: Record<string, string>, body: string): Promise<AttemptReport> {
-    const { timeoutMs } = this.config.webhook;
-    const signal = AbortSignal.timeout(timeoutMs);
-    let responseCode: number | null = null;
-    try {
-      const response = await this.agent.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        headers,
-        body,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      responseCode = response.statusCode;
-      const snippet = await readSnippet(response.body);
-      const location = typeof response.headers.location === 'string' ? response.headers.location : undefined;
-      return {
-        outcome: isSuccessStatus(responseCode) ? 'ok' : 'failed',
-        responseCode,
-        responseSnippet: snippet,
-        errorMessage: responseErrorMessage(responseCode, location),
-      };
-    } catch (error) {
-      const refused = policyViolationOf(error);
-      if (refused) return violation(refused);
-      const timedOut = signal.aborted;
-      return { outcome: 'failed', responseCode, responseSnippet: null, errorMessage: networkErrorMessage(error, timedOut, timeoutMs) };
-    }
+    const report = await this.poster.post(checked.url, headers, body);
+    return { report, at, durationMs: Math.round(performance.now() - started), claim: 'held' };
   }
 
   /** Records the attempt (and the failure counter) and schedules the retry, if any. */
-  private async finish(
-    work: DeliveryWork,
-    report: AttemptReport,
-    { at, durationMs, stoppedBecauseDisabled = false }: { at: Date; durationMs: number; stoppedBecauseDisabled?: boolean },
-  ): Promise<AttemptResult> {
+  private async finish(work: DeliveryRow, { report, at, durationMs, claim, uncounted = false }: AttemptRecord): Promise<AttemptResult> {
     const attemptCount = work.attemptCount + 1;
     const state = nextDeliveryState({
       outcome: report.outcome,
@@ -251,21 +244,17 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
       errorMessage: report.errorMessage,
       durationMs,
     };
-    const input: RecordAttemptInput = {
+    const result = await this.record({
       id: work.id,
       expectedAttemptCount: work.attemptCount,
       attempt,
       status: state.status,
       nextRetryAt: state.nextRetryAt,
-      counter: failureCounterEffect(state.status, work, stoppedBecauseDisabled),
-    };
-    // Increments (permanent failures, rare) go alone: the auto-disable threshold needs exact counting.
-    const result =
-      input.counter === 'increment'
-        ? await this.repository.recordCountedFailure(input)
-        : { recorded: await this.records.call(input), autoDisabled: false };
+      counter: failureCounterEffect(state.status, work, uncounted),
+      claim,
+    });
     if (!result.recorded) {
-      // Another run of this attempt (a stalled job taken over) got there first.
+      // Another run of this attempt (or the sweep, once the claim ran out) got there first.
       return { kind: 'attempted', state, recorded: false };
     }
     if (result.autoDisabled) {
@@ -276,24 +265,24 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     }
     return { kind: 'attempted', state, recorded: true };
   }
-}
 
-function violation(error: UrlPolicyError): AttemptReport {
-  return { outcome: 'fatal', responseCode: null, responseSnippet: null, errorMessage: `URL rule violation: ${error.message}` };
-}
-
-/** The first bytes of the body as the log snippet; drains a little more for keep-alive, then gives up on the socket. */
-async function readSnippet(body: Dispatcher.ResponseData['body']): Promise<string> {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let total = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (kept < RESPONSE_SNIPPET_MAX_BYTES) {
-      chunks.push(chunk);
-      kept += chunk.length;
+  /**
+   * One record write. Increments (permanent failures, rare) go alone: the auto-disable threshold needs
+   * exact counting; the rest are batched. An attempt that was sent keeps its outcome: a failed write is
+   * tried again while its claim holds, and past that the sweep records it as lost.
+   */
+  private async record(input: RecordAttemptInput): Promise<RecordAttemptResult> {
+    for (let retry = 0; ; retry++) {
+      try {
+        if (input.counter === 'increment') return await this.repository.recordCountedFailure(input);
+        return { recorded: await this.records.call(input), autoDisabled: false };
+      } catch (error) {
+        if (input.claim !== 'held' || retry >= RECORD_RETRY_DELAYS_MS.length) throw error;
+        this.logger.warn(
+          `recording attempt ${input.expectedAttemptCount} of ${input.id} failed, trying again: ${(error as Error).message}`,
+        );
+        await sleep(RECORD_RETRY_DELAYS_MS[retry]);
+      }
     }
-    if (total > DRAIN_LIMIT_BYTES) break; // leaving the loop destroys the stream (and that connection)
   }
-  return capSnippet(Buffer.concat(chunks));
 }

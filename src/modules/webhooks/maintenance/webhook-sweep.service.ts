@@ -5,6 +5,7 @@ import { EventsService } from '../../events/events.service';
 import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { WebhookDispatchService } from '../dispatch/webhook-dispatch.service';
 import { WebhookQueue } from '../webhook-queue.service';
+import { WebhookDeliveryService } from '../delivery/webhook-delivery.service';
 
 /** Events younger than this are left to the fast path (it normally dispatches within milliseconds). */
 export const DISPATCH_GRACE_MS = 2_000;
@@ -12,9 +13,17 @@ const EVENT_BATCH = 500;
 const MAX_EVENT_BATCHES_PER_RUN = 20;
 const OVERDUE_BATCH = 1_000;
 
+export interface SweepResult {
+  events: number;
+  deliveriesCreated: number;
+  lostAttempts: number;
+  reenqueued: number;
+}
+
 /**
  * The safety net behind the fast path (at-least-once): dispatches events nobody dispatched (Redis was
- * down, a process died between commit and enqueue) and re-enqueues pending attempts whose job was lost.
+ * down, a process died between commit and enqueue), records attempts whose worker died mid-attempt as
+ * lost (their next attempt goes at once), and re-enqueues pending attempts whose job was lost.
  * Job ids make a re-enqueue of a job that still exists a no-op.
  */
 @Injectable()
@@ -25,12 +34,13 @@ export class WebhookSweepService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly events: EventsService,
     private readonly dispatcher: WebhookDispatchService,
+    private readonly deliveries: WebhookDeliveryService,
     private readonly repository: WebhookDeliveriesRepository,
     private readonly queue: WebhookQueue,
   ) {}
 
   /** `scope` limits the sweep to some accounts (tests that share a database; support tooling). */
-  async sweep(scope: { accountIds?: string[] } = {}): Promise<{ events: number; deliveriesCreated: number; reenqueued: number }> {
+  async sweep(scope: { accountIds?: string[] } = {}): Promise<SweepResult> {
     const { accountIds } = scope;
     let events = 0;
     let deliveriesCreated = 0;
@@ -42,19 +52,22 @@ export class WebhookSweepService {
       if (ids.length < EVENT_BATCH) break;
     }
 
-    // A due attempt may legitimately wait in the queue or run for up to the HTTP time-out; past that
-    // slack its job is presumed lost. Re-adding one that still exists does nothing.
-    const slackMs = this.config.webhook.timeoutMs + Math.max(this.config.webhook.sweepIntervalMs, 1_000);
+    const lostAttempts = await this.deliveries.recoverLostAttempts(accountIds);
+
+    // Attempts in flight are claimed and left out; a due attempt may still wait in the queue a little,
+    // past that slack its job is presumed lost. Re-adding one that still exists does nothing.
+    const slackMs = Math.max(this.config.webhook.sweepIntervalMs, 1_000);
     const overdue = await this.repository.overdue(slackMs, OVERDUE_BATCH, accountIds);
     await this.queue.enqueueDeliveries(
       overdue.map((row) => ({ deliveryId: row.id, attempt: row.attemptCount, subscriptionId: row.subscriptionId })),
     );
 
-    if (events > 0 || overdue.length > 0) {
+    if (events > 0 || lostAttempts > 0 || overdue.length > 0) {
       this.logger.log(
-        `sweep: ${events} undispatched event(s) → ${deliveriesCreated} deliveries; ${overdue.length} overdue attempt(s) re-enqueued`,
+        `sweep: ${events} undispatched event(s) → ${deliveriesCreated} deliveries; ${lostAttempts} lost attempt(s) recorded; ` +
+          `${overdue.length} overdue attempt(s) re-enqueued`,
       );
     }
-    return { events, deliveriesCreated, reenqueued: overdue.length };
+    return { events, deliveriesCreated, lostAttempts, reenqueued: overdue.length };
   }
 }
