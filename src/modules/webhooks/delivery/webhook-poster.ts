@@ -81,7 +81,12 @@ export class WebhookPoster implements OnApplicationShutdown {
     } catch (error) {
       const refused = policyViolationOf(error);
       if (refused) return violation(refused);
-      return { outcome: 'failed', responseCode, responseSnippet: null, errorMessage: networkErrorMessage(error, signal.aborted, timeoutMs) };
+      return {
+        outcome: 'failed',
+        responseCode,
+        responseSnippet: null,
+        errorMessage: networkErrorMessage(error, signal.aborted, timeoutMs),
+      };
     }
   }
 }
