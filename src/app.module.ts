@@ -7,6 +7,7 @@ import { ChecklistsModule } from './modules/checklists/checklists.module';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
+import { JobRequestsModule } from './modules/job-requests/job-requests.module';
 import { PropertiesModule } from './modules/properties/properties.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
@@ -34,6 +35,7 @@ export class AppModule implements NestModule {
         PropertiesModule,
         ChecklistsModule,
         BookingsModule,
+        JobRequestsModule,
         WebhooksModule,
       ],
       providers: [

@@ -27,6 +27,7 @@ import { PropertyEntity } from './property.entity';
     // Swap for a geocoder by providing another AddressResolver under this token.
     { provide: ADDRESS_RESOLVER, useClass: OfflineAddressResolver },
   ],
-  exports: [PropertyResolver],
+  // PropertiesService.resolveForJob is what job requests use (the job's property details update the property).
+  exports: [PropertyResolver, PropertiesService],
 })
 export class PropertiesModule {}

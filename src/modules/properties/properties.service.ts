@@ -14,10 +14,10 @@ import { CreatePropertyDto } from './dto/create-property.dto';
 import { UpdatePropertyDto } from './dto/update-property.dto';
 import { duplicatePropertySourceId, PROPERTY_SOURCE_ID_CONSTRAINT } from './properties.errors';
 import { PropertiesRepository, PropertyWithPictures } from './properties.repository';
-import { PropertyResolver } from './property-resolver.service';
+import { PropertyReference, PropertyResolver } from './property-resolver.service';
 import { PropertyEntity } from './property.entity';
 import { toPropertyResponse, PropertyResponse } from './property.response';
-import { applyDetails } from './property.rules';
+import { applyDetails, DetailsInput } from './property.rules';
 
 const CURSOR_SCOPE = 'properties';
 
@@ -152,6 +152,26 @@ export class PropertiesService {
       await tx.manager.delete(PropertyEntity, { accountId: ctx.accountId, id: property.id });
       await this.events.publish(tx, 'property.delete', [shape]);
     });
+  }
+
+  /**
+   * For job requests (spec 2.6 job property): the property a dependent names, resolved like every
+   * dependent does, with the job's detail fields merged into the property's details in the caller's
+   * transaction (and property.update, as PATCH /v1/properties with those details would write).
+   */
+  async resolveForJob(tx: Tx, ref: PropertyReference, details?: DetailsInput): Promise<PropertyResponse> {
+    const { propertyId } = await this.resolver.resolve(tx, ref);
+    if (!details || Object.values(details).every((value) => value === undefined)) return this.readShape(tx, propertyId);
+    const current = await this.lock(tx, propertyId, 'noKeyUpdate');
+    const next = applyDetails(current, details);
+    await tx.manager.update(
+      PropertyEntity,
+      { accountId: tx.ctx.accountId, id: propertyId },
+      { details: next.details ? plain(next.details) : null, updatedAt: () => 'now()' },
+    );
+    const shape = await this.readShape(tx, propertyId);
+    await this.events.publish(tx, 'property.update', [shape]);
+    return shape;
   }
 
   private async lock(tx: Tx, propertyId: string, mode: 'update' | 'noKeyUpdate'): Promise<PropertyEntity> {

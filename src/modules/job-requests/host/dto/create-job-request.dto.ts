@@ -1,0 +1,40 @@
+import { Type } from 'class-transformer';
+import { IsDefined, IsObject, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import { JOB_LIMITS as L } from '../../job-changes.rules';
+import {
+  ChecklistRefDto,
+  IsChecklistList,
+  IsServiceProviderList,
+  JobPropertyDto,
+  JobScalarsDto,
+  JobTimeDto,
+  ServiceProviderDto,
+} from './job-parts.dto';
+
+/** POST /v1/jobRequests (spec 2.6). */
+export class CreateJobRequestDto extends JobScalarsDto {
+  @IsDefined()
+  @IsServiceProviderList()
+  serviceProviders!: ServiceProviderDto[];
+
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => JobTimeDto)
+  time!: JobTimeDto;
+
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => JobPropertyDto)
+  property!: JobPropertyDto;
+
+  @IsOptional()
+  @IsChecklistList()
+  checklists?: ChecklistRefDto[] | null;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, L.sourceBookingId)
+  sourceBookingId?: string | null;
+}

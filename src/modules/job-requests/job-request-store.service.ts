@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { Tx } from '../../platform/database/unit-of-work';
+import { NotFoundError } from '../../platform/errors/domain-error';
+import { isIdOf } from '../../platform/ids/ids';
+import { EventsService } from '../events/events.service';
+import { JobRequestEntity } from './job-request.entity';
+import { JobRequestResponse, toJobRequestResponse } from './job-request.response';
+import { JobRequestsRepository } from './job-requests.repository';
+
+/**
+ * What every change of a job does, host's or provider's: lock the account's job FOR UPDATE, and
+ * write it back with its events in the same transaction, each carrying the rebuilt snapshot.
+ */
+@Injectable()
+export class JobRequestStore {
+  constructor(
+    private readonly repository: JobRequestsRepository,
+    private readonly events: EventsService,
+  ) {}
+
+  /** The account's job, locked for the transaction; unknown, malformed or another account's id → 404. */
+  async lockOwn(tx: Tx, jobRequestId: string): Promise<JobRequestEntity> {
+    const job = isIdOf('jobRequest', jobRequestId) ? await this.repository.lock(tx.manager, tx.ctx.accountId, jobRequestId) : undefined;
+    if (!job) throw new NotFoundError('Job request', jobRequestId);
+    return job;
+  }
+
+  /**
+   * Saves the job and publishes `eventNames` in order, each with `[snapshot]` (or what `resultOf`
+   * makes of it); returns the snapshot.
+   */
+  async save(
+    tx: Tx,
+    job: JobRequestEntity,
+    eventNames: string[],
+    resultOf: (shape: JobRequestResponse, saved: JobRequestEntity) => unknown = (shape) => shape,
+  ): Promise<JobRequestResponse> {
+    const saved = await this.repository.save(tx.manager, job);
+    const shape = toJobRequestResponse(saved);
+    for (const eventName of eventNames) await this.events.publish(tx, eventName, [resultOf(shape, saved)]);
+    return shape;
+  }
+}
