@@ -9,6 +9,7 @@ import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { JobRequestsModule } from './modules/job-requests/job-requests.module';
 import { PropertiesModule } from './modules/properties/properties.module';
+import { RemindersModule } from './modules/reminders/reminders.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { ProblemFilter } from './platform/http/problem.filter';
@@ -36,6 +37,7 @@ export class AppModule implements NestModule {
         ChecklistsModule,
         BookingsModule,
         JobRequestsModule,
+        RemindersModule,
         WebhooksModule,
       ],
       providers: [

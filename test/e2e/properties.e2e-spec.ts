@@ -383,7 +383,7 @@ describe('properties', () => {
       const uow = t.app.get(UnitOfWork);
       const resolver = t.app.get(PropertyResolver);
       const run = (accountId: string, ref: Record<string, string>) => uow.run(ctxOf(accountId), (tx) => resolver.resolve(tx, ref));
-      const expected = { propertyId: created.body.propertyId, sourceId: created.body.sourceId };
+      const expected = { propertyId: created.body.propertyId, sourceId: created.body.sourceId, disableRemindersAutomation: false };
       await expect(run(account.accountId, { propertyId: created.body.propertyId })).resolves.toEqual(expected);
       await expect(run(account.accountId, { sourcePropertyId: created.body.sourceId })).resolves.toEqual(expected);
       await expect(run(account.accountId, {})).rejects.toMatchObject({
@@ -399,6 +399,14 @@ describe('properties', () => {
       });
       await expect(run(account.accountId, { sourcePropertyId: 'abc' })).rejects.toMatchObject({
         message: 'Property with sourcePropertyId abc was not found',
+      });
+      // The write-only flag dependents act on (the bookings' reminders automation) comes with it.
+      const quiet = await api
+        .post('/v1/properties')
+        .send(validProperty({ details: { disableRemindersAutomation: true } }))
+        .expect(201);
+      await expect(run(account.accountId, { propertyId: quiet.body.propertyId })).resolves.toMatchObject({
+        disableRemindersAutomation: true,
       });
     });
 

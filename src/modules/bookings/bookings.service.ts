@@ -3,11 +3,12 @@ import { Tx, UnitOfWork } from '../../platform/database/unit-of-work';
 import { NotFoundError } from '../../platform/errors/domain-error';
 import { RequestContext } from '../../platform/context/request-context';
 import { isIdOf, newId } from '../../platform/ids/ids';
-import { CursorCodec, InvalidCursorError } from '../../platform/pagination/cursor';
+import { CursorCodec, dateIdKeyOf } from '../../platform/pagination/cursor';
 import { dateWindowOf } from '../../platform/pagination/date-window';
 import { Page, toPage } from '../../platform/pagination/page';
 import { EventsService } from '../events/events.service';
 import { PropertyResolver, ResolvedProperty } from '../properties/property-resolver.service';
+import { ReminderAutomation } from '../reminders/reminder-automation.service';
 import { BookingEntity } from './booking.entity';
 import { BookingResponse, toBookingResponse } from './booking.response';
 import { BOOKING_STATUS, isCancelled, statusAfterDateChange, stayOf, storedGuests } from './booking.rules';
@@ -30,6 +31,7 @@ export class BookingsService implements OnModuleInit {
     private readonly resolver: PropertyResolver,
     private readonly events: EventsService,
     private readonly cursors: CursorCodec,
+    private readonly automation: ReminderAutomation,
   ) {}
 
   /** Property deletion refuses while stays are ahead, otherwise takes the property's bookings with it. */
@@ -59,7 +61,10 @@ export class BookingsService implements OnModuleInit {
         const existing = await this.repository.findBySourceBookingId(tx.manager, ctx.accountId, dto.sourceBookingId);
         throw duplicateSourceBookingId(dto.sourceBookingId, existing?.id ?? 'unknown');
       }
-      return tx.respond(await this.publish(tx, 'booking.create', booking));
+      const shape = await this.publish(tx, 'booking.create', booking);
+      // The scheduling automation (spec 1): the turnover reminder at check-out, in this transaction.
+      if (!property.disableRemindersAutomation) await this.automation.createForBooking(tx, booking);
+      return tx.respond(shape);
     });
   }
 
@@ -74,7 +79,10 @@ export class BookingsService implements OnModuleInit {
     const filter: BookingListFilter = { window, status: query.status, propertyId: query.propertyId };
     // A cursor belongs to one query: reusing it with another window or filter is a 400, not a confusing page.
     const scope = ['bookings', window.from.toISOString(), window.to.toISOString(), query.status ?? '', query.propertyId ?? ''].join('\n');
-    if (query.cursor !== undefined) filter.after = decodeAfter(this.cursors.decode(scope, query.cursor));
+    if (query.cursor !== undefined) {
+      const { at, id } = dateIdKeyOf(this.cursors.decode(scope, query.cursor));
+      filter.after = { startDate: at, id };
+    }
     const rows = await this.repository.listPage(accountId, filter, query.limit + 1);
     return toPage(rows, query.limit, toBookingResponse, (row) => this.cursors.encode(scope, [row.startDate.toISOString(), row.id]));
   }
@@ -102,7 +110,9 @@ export class BookingsService implements OnModuleInit {
       const current = await this.lockOwn(tx, bookingId);
       const status = statusAfterDateChange(current);
       const updated = await this.repository.update(tx.manager, ctx.accountId, current.id, { ...stay, status });
-      return this.publish(tx, 'booking.changeDates', updated);
+      const shape = await this.publish(tx, 'booking.changeDates', updated);
+      await this.automation.moveForBooking(tx, updated);
+      return shape;
     });
   }
 
@@ -112,7 +122,9 @@ export class BookingsService implements OnModuleInit {
       const current = await this.lockOwn(tx, bookingId);
       if (isCancelled(current)) return toBookingResponse(current);
       const cancelled = await this.repository.update(tx.manager, ctx.accountId, current.id, { status: BOOKING_STATUS.cancelled });
-      return this.publish(tx, 'booking.cancel', cancelled);
+      const shape = await this.publish(tx, 'booking.cancel', cancelled);
+      await this.automation.removeForBooking(tx, cancelled);
+      return shape;
     });
   }
 
@@ -121,6 +133,7 @@ export class BookingsService implements OnModuleInit {
       const current = await this.lockOwn(tx, bookingId);
       await this.repository.delete(tx.manager, ctx.accountId, current.id);
       await this.publish(tx, 'booking.delete', current);
+      await this.automation.removeForBooking(tx, current);
     });
   }
 
@@ -138,7 +151,10 @@ export class BookingsService implements OnModuleInit {
    * PropertyResolver deletion hook, in the property delete's transaction (the property is locked FOR
    * UPDATE, so no booking can be added meanwhile). The property's bookings are locked, then: any not
    * cancelled and ending after now → 409 naming how many (the whole delete rolls back); otherwise
-   * every booking is deleted with its booking.delete event.
+   * every booking is deleted with its booking.delete event, then every reminder of the property with
+   * its reminder.delete event. Reminders go here, after the bookings, rather than in a hook of their
+   * own: every transaction then locks a property's bookings before its reminders (a date change
+   * locks the booking, then moves its reminder), so the two can never deadlock.
    */
   private async deleteForProperty(tx: Tx, property: ResolvedProperty): Promise<void> {
     const bookings = await this.repository.lockByProperty(tx.manager, tx.ctx.accountId, property.propertyId);
@@ -151,6 +167,7 @@ export class BookingsService implements OnModuleInit {
       bookings.map((booking) => booking.id),
     );
     for (const booking of bookings) await this.publish(tx, 'booking.delete', booking);
+    await this.automation.deleteForProperty(tx, property.propertyId);
   }
 
   private async lockOwn(tx: Tx, bookingId: string): Promise<BookingEntity> {
@@ -166,15 +183,6 @@ export class BookingsService implements OnModuleInit {
     await this.events.publish(tx, eventName, [shape]);
     return shape;
   }
-}
-
-/** A bookings cursor is [startDate ISO, id]; anything else (a cursor of another list is refused by its tag) is invalid. */
-function decodeAfter(key: ReadonlyArray<string | number>): { startDate: string; id: string } {
-  const [startDate, id, extra] = key;
-  if (typeof startDate !== 'string' || typeof id !== 'string' || extra !== undefined || Number.isNaN(Date.parse(startDate))) {
-    throw new InvalidCursorError();
-  }
-  return { startDate, id };
 }
 
 /** DTO instances to plain JSON for jsonb columns (drops undefined members). */

@@ -14,6 +14,12 @@ export interface ResolvedProperty {
   sourceId: string;
 }
 
+/** What resolve and lookup answer: the property and the write-only settings its dependents act on. */
+export interface ResolvedPropertyWithSettings extends ResolvedProperty {
+  /** details.disableRemindersAutomation (spec 2.1): bookings create no automatic reminder when true. */
+  disableRemindersAutomation: boolean;
+}
+
 /** What a dependent module does to its rows when a property is deleted; throw a DomainError to refuse. */
 export type PropertyDeletionHook = (tx: Tx, property: ResolvedProperty) => Promise<void>;
 
@@ -34,7 +40,7 @@ export class PropertyResolver {
    * SHARE on the row so a concurrent property delete (FOR UPDATE) waits for this transaction, and a
    * resolve that waited on a delete sees the row gone (404) instead of inserting an orphan.
    */
-  async resolve(tx: Tx, ref: PropertyReference): Promise<ResolvedProperty> {
+  async resolve(tx: Tx, ref: PropertyReference): Promise<ResolvedPropertyWithSettings> {
     return this.find(tx.manager, tx.ctx.accountId, ref, { forKeyShare: true });
   }
 
@@ -42,7 +48,7 @@ export class PropertyResolver {
    * The same answer as resolve, from a plain read with no transaction or lock: for pre-checks
    * (fail before a download) and GETs. Whatever writes afterwards resolves again in its transaction.
    */
-  async lookup(accountId: string, ref: PropertyReference): Promise<ResolvedProperty> {
+  async lookup(accountId: string, ref: PropertyReference): Promise<ResolvedPropertyWithSettings> {
     return this.find(this.dataSource.manager, accountId, ref, { forKeyShare: false });
   }
 
@@ -51,7 +57,7 @@ export class PropertyResolver {
     accountId: string,
     ref: PropertyReference,
     { forKeyShare }: { forKeyShare: boolean },
-  ): Promise<ResolvedProperty> {
+  ): Promise<ResolvedPropertyWithSettings> {
     const hasId = ref.propertyId !== undefined && ref.propertyId !== null;
     const hasSource = ref.sourcePropertyId !== undefined && ref.sourcePropertyId !== null;
     if (hasId === hasSource) {
@@ -65,12 +71,13 @@ export class PropertyResolver {
     const [column, field, value] = hasId
       ? (['id', 'propertyId', ref.propertyId as string] as const)
       : (['source_id', 'sourcePropertyId', ref.sourcePropertyId as string] as const);
-    const rows: Array<{ id: string; source_id: string }> = await manager.query(
-      `SELECT id, source_id FROM properties WHERE account_id = $1 AND ${column} = $2${forKeyShare ? ' FOR KEY SHARE' : ''}`,
+    const rows: Array<{ id: string; source_id: string; disable_reminders_automation: boolean }> = await manager.query(
+      `SELECT id, source_id, disable_reminders_automation FROM properties
+        WHERE account_id = $1 AND ${column} = $2${forKeyShare ? ' FOR KEY SHARE' : ''}`,
       [accountId, value],
     );
     if (rows.length === 0) throw new NotFoundError(`Property with ${field}`, value);
-    return { propertyId: rows[0].id, sourceId: rows[0].source_id };
+    return { propertyId: rows[0].id, sourceId: rows[0].source_id, disableRemindersAutomation: rows[0].disable_reminders_automation };
   }
 
   /** Registered once at module start (onModuleInit) by each dependent module. */

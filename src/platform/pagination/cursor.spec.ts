@@ -1,4 +1,4 @@
-import { CursorCodec, InvalidCursorError } from './cursor';
+import { CursorCodec, dateIdKeyOf, InvalidCursorError } from './cursor';
 
 describe('CursorCodec', () => {
   const codec = new CursorCodec('test-secret');
@@ -38,4 +38,18 @@ describe('CursorCodec', () => {
       expect((error as InvalidCursorError).code).toBe('invalidCursor');
     }
   });
+});
+
+describe('dateIdKeyOf', () => {
+  it('reads [ISO date-time, id]', () => {
+    expect(dateIdKeyOf(['2030-01-01T00:00:00.000Z', 'bk_1'])).toEqual({ at: '2030-01-01T00:00:00.000Z', id: 'bk_1' });
+  });
+
+  it.each([
+    [['bk_1']],
+    [['not a date', 'bk_1']],
+    [[1, 'bk_1']],
+    [['2030-01-01T00:00:00.000Z', 2]],
+    [['2030-01-01T00:00:00.000Z', 'bk_1', 'x']],
+  ])('refuses %p', (key) => expect(() => dateIdKeyOf(key)).toThrow(InvalidCursorError));
 });

@@ -39,3 +39,15 @@ export class CursorCodec {
     return createHmac('sha256', this.secret).update(`${scope}\n${payload}`).digest().subarray(0, TAG_BYTES);
   }
 }
+
+/**
+ * The key of a list sorted by a date-time then id (bookings, reminders, jobs): `[ISO date-time, id]`.
+ * A key of any other shape (a cursor minted for another list is already refused by its tag) is invalid.
+ */
+export function dateIdKeyOf(key: CursorKey): { at: string; id: string } {
+  const [at, id, extra] = key;
+  if (typeof at !== 'string' || typeof id !== 'string' || extra !== undefined || Number.isNaN(Date.parse(at))) {
+    throw new InvalidCursorError();
+  }
+  return { at, id };
+}

@@ -1,0 +1,97 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsISO4217CurrencyCode,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { IsDateTime } from '../../../platform/http/validators';
+import { PropertyReferenceDto } from '../../properties/dto/property-reference.dto';
+import { REMINDER_LIMITS as L } from '../reminder.rules';
+import { JobTimeDto } from './job-time.dto';
+
+export class ReminderChecklistDto {
+  @IsDefined()
+  @IsString()
+  @Length(1, L.checklistId)
+  checklistId!: string;
+}
+
+/** jobRequestSettings (spec 2.5): pre-fills the job the reminder should turn into. */
+export class JobRequestSettingsDto {
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => JobTimeDto)
+  time?: JobTimeDto | null;
+
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(L.offeredPriceMax)
+  offeredPrice?: number | null;
+
+  /** An ISO 4217 code in upper case (EUR, USD). */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Z]{3}$/, { message: '$property must be an ISO 4217 currency code in upper case (e.g. EUR, USD)' })
+  @IsISO4217CurrencyCode({ message: '$property must be an ISO 4217 currency code in upper case (e.g. EUR, USD)' })
+  offeredPriceCurrency?: string | null;
+
+  @IsOptional()
+  @IsString()
+  @Length(L.message.min, L.message.max)
+  message?: string | null;
+}
+
+/** POST /v1/reminders (spec 2.5); propertyId / sourcePropertyId come from PropertyReferenceDto. Optional fields take null as "not set". */
+export class CreateReminderDto extends PropertyReferenceDto {
+  @IsDefined()
+  @IsString()
+  @Length(1, L.title)
+  title!: string;
+
+  /** When it fires. */
+  @IsDefined()
+  @IsDateTime()
+  date!: string;
+
+  /** Ties the reminder to a booking by the client's id; stored as given (docs/reminders.md). */
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  sourceBookingId?: string | null;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, L.sourceId)
+  sourceId?: string | null;
+
+  @IsOptional()
+  @IsBoolean()
+  actionable?: boolean | null;
+
+  /** Checklists of the account, on the reminder's property (an empty list is allowed). */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(L.checklists)
+  @ValidateNested({ each: true })
+  @Type(() => ReminderChecklistDto)
+  checklists?: ReminderChecklistDto[] | null;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => JobRequestSettingsDto)
+  jobRequestSettings?: JobRequestSettingsDto | null;
+}

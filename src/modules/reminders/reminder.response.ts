@@ -1,0 +1,58 @@
+import { JobRequestSettings, JobTime, ReminderEntity } from './reminder.entity';
+
+/**
+ * The reminder read shape (the spec shows none; docs/reminders.md): every field written, the ids and
+ * timestamps, whether the automation made it and when it fired. Used by responses and reminder.* events.
+ */
+export interface ReminderResponse {
+  reminderId: string;
+  propertyId: string;
+  title: string;
+  date: string;
+  sourceBookingId: string | null;
+  sourceId: string | null;
+  actionable: boolean;
+  checklists: Array<{ checklistId: string }>;
+  jobRequestSettings: JobRequestSettings | null;
+  automatic: boolean;
+  firedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toReminderResponse(reminder: ReminderEntity): ReminderResponse {
+  return {
+    reminderId: reminder.id,
+    propertyId: reminder.propertyId,
+    title: reminder.title,
+    date: reminder.date.toISOString(),
+    sourceBookingId: reminder.sourceBookingId,
+    sourceId: reminder.sourceId,
+    actionable: reminder.actionable,
+    checklists: reminder.checklistIds.map((checklistId) => ({ checklistId })),
+    jobRequestSettings: reminder.jobRequestSettings ? toSettings(reminder.jobRequestSettings) : null,
+    automatic: reminder.automatic,
+    firedAt: reminder.firedAt ? reminder.firedAt.toISOString() : null,
+    createdAt: reminder.createdAt.toISOString(),
+    updatedAt: reminder.updatedAt.toISOString(),
+  };
+}
+
+/* jsonb reorders keys: the settings are rebuilt in the spec's field order, with only the spec's fields. */
+
+function toSettings(settings: JobRequestSettings): JobRequestSettings {
+  const shape: JobRequestSettings = {};
+  if (settings.time !== undefined) shape.time = toTime(settings.time);
+  if (settings.offeredPrice !== undefined) shape.offeredPrice = settings.offeredPrice;
+  if (settings.offeredPriceCurrency !== undefined) shape.offeredPriceCurrency = settings.offeredPriceCurrency;
+  if (settings.message !== undefined) shape.message = settings.message;
+  return shape;
+}
+
+function toTime(time: JobTime): JobTime {
+  const shape: JobTime = { type: time.type, startTime: time.startTime };
+  if (time.endTime !== undefined) shape.endTime = time.endTime;
+  if (time.durationInHours !== undefined) shape.durationInHours = time.durationInHours;
+  if (time.durationInMinutes !== undefined) shape.durationInMinutes = time.durationInMinutes;
+  return shape;
+}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ChecklistsModule } from '../checklists/checklists.module';
+import { EventsModule } from '../events/events.module';
+import { PropertiesModule } from '../properties/properties.module';
+import { ReminderAutomation } from './reminder-automation.service';
+import { ReminderEntity } from './reminder.entity';
+import { RemindersController } from './reminders.controller';
+import { RemindersRepository } from './reminders.repository';
+import { RemindersService } from './reminders.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ReminderEntity]), EventsModule, PropertiesModule, ChecklistsModule],
+  controllers: [RemindersController],
+  providers: [RemindersService, RemindersRepository, ReminderAutomation],
+  // ReminderAutomation is what the bookings' scheduling automation calls.
+  exports: [ReminderAutomation],
+})
+export class RemindersModule {}

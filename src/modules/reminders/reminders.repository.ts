@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { returnedRows } from '../../platform/database/query-result';
+import { DateWindow } from '../../platform/pagination/date-window';
+import { JobRequestSettings, ReminderEntity } from './reminder.entity';
+
+interface ReminderRow {
+  id: string;
+  account_id: string;
+  property_id: string;
+  title: string;
+  date: Date;
+  source_booking_id: string | null;
+  source_id: string | null;
+  actionable: boolean;
+  checklist_ids: string[];
+  job_request_settings: JobRequestSettings | null;
+  automatic: boolean;
+  fired_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS =
+  'id, account_id, property_id, title, date, source_booking_id, source_id, actionable, checklist_ids, ' +
+  'job_request_settings, automatic, fired_at, created_at, updated_at';
+
+function toEntity(row: ReminderRow): ReminderEntity {
+  return Object.assign(new ReminderEntity(), {
+    id: row.id,
+    accountId: row.account_id,
+    propertyId: row.property_id,
+    title: row.title,
+    date: row.date,
+    sourceBookingId: row.source_booking_id,
+    sourceId: row.source_id,
+    actionable: row.actionable,
+    checklistIds: row.checklist_ids,
+    jobRequestSettings: row.job_request_settings,
+    automatic: row.automatic,
+    firedAt: row.fired_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
+}
+
+export type NewReminder = Pick<
+  ReminderEntity,
+  | 'id'
+  | 'accountId'
+  | 'propertyId'
+  | 'title'
+  | 'date'
+  | 'sourceBookingId'
+  | 'sourceId'
+  | 'actionable'
+  | 'checklistIds'
+  | 'jobRequestSettings'
+  | 'automatic'
+>;
+
+export interface ReminderListFilter {
+  window: DateWindow;
+  propertyId?: string;
+  /** The last row of the previous page: its date (ISO, to the millisecond) and id. */
+  after?: { date: string; id: string };
+}
+
+/** Reminder queries. Every one is scoped by account, except the firing sweep's, which spans them. */
+@Injectable()
+export class RemindersRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** For reads outside a transaction. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  async insert(manager: EntityManager, values: NewReminder): Promise<ReminderEntity> {
+    const rows: ReminderRow[] = await manager.query(
+      `INSERT INTO reminders (id, account_id, property_id, title, date, source_booking_id, source_id, actionable,
+                              checklist_ids, job_request_settings, automatic)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11)
+       RETURNING ${COLUMNS}`,
+      [
+        values.id,
+        values.accountId,
+        values.propertyId,
+        values.title,
+        values.date,
+        values.sourceBookingId,
+        values.sourceId,
+        values.actionable,
+        values.checklistIds,
+        values.jobRequestSettings === null ? null : JSON.stringify(values.jobRequestSettings),
+        values.automatic,
+      ],
+    );
+    return toEntity(rows[0]);
+  }
+
+  async findOne(manager: EntityManager, accountId: string, id: string, lock?: 'update'): Promise<ReminderEntity | undefined> {
+    const rows: ReminderRow[] = await manager.query(
+      `SELECT ${COLUMNS} FROM reminders WHERE account_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+      [accountId, id],
+    );
+    return rows[0] ? toEntity(rows[0]) : undefined;
+  }
+
+  /** The automatic reminder of the booking with this sourceBookingId (at most one), locked FOR UPDATE. */
+  async lockAutomatic(manager: EntityManager, accountId: string, sourceBookingId: string): Promise<ReminderEntity | undefined> {
+    const rows: ReminderRow[] = await manager.query(
+      `SELECT ${COLUMNS} FROM reminders WHERE account_id = $1 AND source_booking_id = $2 AND automatic FOR UPDATE`,
+      [accountId, sourceBookingId],
+    );
+    return rows[0] ? toEntity(rows[0]) : undefined;
+  }
+
+  /** Moves a reminder to a new date; it is unfired again (it fires at its new date). */
+  async reschedule(manager: EntityManager, accountId: string, id: string, date: Date): Promise<ReminderEntity> {
+    const result: unknown = await manager.query(
+      `UPDATE reminders SET date = $3, fired_at = NULL, updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [accountId, id, date],
+    );
+    return toEntity(returnedRows<ReminderRow>(result)[0]);
+  }
+
+  async delete(manager: EntityManager, accountId: string, id: string): Promise<void> {
+    await manager.query(`DELETE FROM reminders WHERE account_id = $1 AND id = $2`, [accountId, id]);
+  }
+
+  /** Deletes the property's reminders and returns them in id order (for their reminder.delete events). */
+  async deleteByProperty(manager: EntityManager, accountId: string, propertyId: string): Promise<ReminderEntity[]> {
+    const result: unknown = await manager.query(`DELETE FROM reminders WHERE account_id = $1 AND property_id = $2 RETURNING ${COLUMNS}`, [
+      accountId,
+      propertyId,
+    ]);
+    return returnedRows<ReminderRow>(result)
+      .map(toEntity)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /**
+   * A keyset page of the reminders dated in [from, to), by (date, id), after the cursor; `take` is
+   * limit + 1. One range scan of (account_id[, property_id], date, id) in list order, stopped by LIMIT.
+   */
+  async listPage(accountId: string, filter: ReminderListFilter, take: number): Promise<ReminderEntity[]> {
+    const params: unknown[] = [accountId, filter.window.from, filter.window.to, take];
+    let conditions = '';
+    if (filter.propertyId !== undefined) {
+      params.push(filter.propertyId);
+      conditions += ` AND property_id = $${params.length}`;
+    }
+    if (filter.after) {
+      params.push(filter.after.date, filter.after.id);
+      conditions += ` AND (date, id) > ($${params.length - 1}::timestamptz, $${params.length})`;
+    }
+    const rows: ReminderRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM reminders
+        WHERE account_id = $1 AND date >= $2 AND date < $3${conditions}
+        ORDER BY date, id LIMIT $4`,
+      params,
+    );
+    return rows.map(toEntity);
+  }
+}
