@@ -90,6 +90,7 @@ describe('loadConfig', () => {
     ['PUBLIC_BASE_URL', 'localhost:3000'],
     ['LOG_LEVEL', 'loud'],
     ['ALLOW_PRIVATE_URLS', 'maybe'],
+    ['TEST_HELPERS_ENABLED', 'yes please'],
     ['RATE_LIMIT_PER_SECOND', '0'],
     ['RATE_LIMIT_PER_SECOND', '-5'],
     ['RATE_LIMIT_PER_SECOND', '2.5'],
@@ -191,6 +192,18 @@ describe('loadConfig', () => {
       const error = configErrorOf({ ...PRODUCTION, ALLOW_PRIVATE_URLS: 'true' });
       expect(error.message).toMatch(/^ALLOW_PRIVATE_URLS: /);
       expect(loadConfig({ ...PRODUCTION, ALLOW_PRIVATE_URLS: 'false' }).allowPrivateUrls).toBe(false);
+    });
+
+    it('refuses TEST_HELPERS_ENABLED=true', () => {
+      const error = configErrorOf({ ...PRODUCTION, TEST_HELPERS_ENABLED: 'true' });
+      expect(error.message).toBe('TEST_HELPERS_ENABLED: must not be true when NODE_ENV=production');
+      expect(loadConfig({ ...PRODUCTION, TEST_HELPERS_ENABLED: 'false' }).testHelpersEnabled).toBe(false);
+    });
+
+    it('allows TEST_HELPERS_ENABLED=true outside production; off by default', () => {
+      expect(loadConfig({ NODE_ENV: 'development', TEST_HELPERS_ENABLED: 'true' }).testHelpersEnabled).toBe(true);
+      expect(loadConfig({ NODE_ENV: 'test', TEST_HELPERS_ENABLED: 'true' }).testHelpersEnabled).toBe(true);
+      expect(loadConfig({ NODE_ENV: 'development' }).testHelpersEnabled).toBe(false);
     });
 
     it('allows ALLOW_PRIVATE_URLS=true outside production', () => {

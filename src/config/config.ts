@@ -21,6 +21,8 @@ export interface AppConfig {
   logLevel: string;
   cursorSecret: string;
   allowPrivateUrls: boolean;
+  /** Mounts the /v1/testHelpers routes (drive the provider side of job requests); never in production. */
+  testHelpersEnabled: boolean;
   rateLimit: {
     perSecond: number;
     burst: number;
@@ -145,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
       CURSOR_SECRET: str({ default: '' }),
       ALLOW_PRIVATE_URLS: bool({ default: false }),
+      TEST_HELPERS_ENABLED: bool({ default: false }),
       RATE_LIMIT_PER_SECOND: positiveInt({ default: 50 }),
       RATE_LIMIT_BURST: positiveInt({ default: 100 }),
       RATE_LIMIT_PER_DAY: positiveInt({ default: 30000 }),
@@ -169,6 +172,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const isProduction = e.NODE_ENV === 'production';
   if (isProduction && e.ALLOW_PRIVATE_URLS) {
     throw new ConfigError('ALLOW_PRIVATE_URLS: must not be true when NODE_ENV=production');
+  }
+  if (isProduction && e.TEST_HELPERS_ENABLED) {
+    throw new ConfigError('TEST_HELPERS_ENABLED: must not be true when NODE_ENV=production');
   }
   if (isProduction && e.CURSOR_SECRET.length < 16) {
     throw new ConfigError('CURSOR_SECRET: must be set to at least 16 characters when NODE_ENV=production');
@@ -197,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     cursorSecret: e.CURSOR_SECRET || 'development-cursor-secret',
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
+    testHelpersEnabled: e.TEST_HELPERS_ENABLED,
     rateLimit: {
       perSecond: e.RATE_LIMIT_PER_SECOND,
       burst: e.RATE_LIMIT_BURST,

@@ -39,6 +39,17 @@ describe('start-up with a bad configuration (built processes)', () => {
     expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/ALLOW_PRIVATE_URLS: /)]);
   });
 
+  it('the API refuses TEST_HELPERS_ENABLED=true in production in one line', async () => {
+    const result = await runBuilt('main.js', {
+      NODE_ENV: 'production',
+      CURSOR_SECRET: 'a-production-secret-of-32-chars!',
+      ALLOW_PRIVATE_URLS: 'false',
+      TEST_HELPERS_ENABLED: 'true',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/TEST_HELPERS_ENABLED: /)]);
+  });
+
   it('the worker exits non-zero with one stderr line naming the variable', async () => {
     const result = await runBuilt('worker.js', { REDIS_URL: 'http://cache:6379' });
     expect(result.code).toBe(1);

@@ -9,12 +9,13 @@ import { RequestContext } from '../../platform/context/request-context';
 import { isIdOf, newId } from '../../platform/ids/ids';
 import { DownloadError, SafeDownloader } from '../../platform/net/safe-download';
 import { BLOB_STORE, BlobStore } from '../../platform/storage/blob-store';
+import { sniffImageType } from '../../platform/storage/image-type';
 import { EventsService } from '../events/events.service';
 import { CreatePropertyPictureDto } from './dto/create-property-picture.dto';
 import { duplicatePictureSourceId, PICTURE_SOURCE_ID_CONSTRAINT } from './properties.errors';
 import { PropertiesRepository } from './properties.repository';
 import { PropertyPictureEntity } from './property-picture.entity';
-import { PictureFailure, pictureFailureDetail, sniffImageType } from './property-picture.rules';
+import { PictureFailure, pictureFailureDetail } from './property-picture.rules';
 import { PropertyPictureResponse, toPropertyPictureResponse } from './property-picture.response';
 import { PropertyResolver, ResolvedProperty } from './property-resolver.service';
 

@@ -8,6 +8,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Far deeper than any request shape; stops recursive validation from overflowing the stack (a 500). */
 export const MAX_BODY_DEPTH = 32;
 const JSON_TYPES = ['application/json', 'application/*+json'];
+const MULTIPART_TYPE = 'multipart/form-data';
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
 const parseJson = json({ limit: MAX_BODY_BYTES, type: JSON_TYPES, strict: false });
@@ -56,6 +57,15 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
+/** The 415 for a body this route cannot read. */
+export function unsupportedMediaType(req: Request): DomainError {
+  return new DomainError(
+    'unsupported_media_type',
+    'unsupportedMediaType',
+    `Content-Type ${req.headers['content-type'] ?? '(none)'} is not supported; send application/json`,
+  );
+}
+
 /** Maps body-parser's failures to domain errors, so the filter renders them like any other. */
 function toDomainError(error: { type?: string; message?: string }): DomainError {
   switch (error.type) {
@@ -72,7 +82,8 @@ function toDomainError(error: { type?: string; message?: string }): DomainError 
 }
 
 /**
- * Request bodies are JSON (spec convention 1). A body of any other type is a 415,
+ * Request bodies are JSON (spec convention 1), except multipart/form-data on the routes that take
+ * it (the job comment route), which is left unread here for multer. A body of any other type is a 415,
  * malformed JSON a 400 and an oversized body a 413, all as problem documents.
  * The error is not answered here but kept on the request (`bodyError`) and thrown by
  * StrictRequestInterceptor once the guards have run: a request without a valid key is
@@ -80,23 +91,22 @@ function toDomainError(error: { type?: string; message?: string }): DomainError 
  */
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
-  use(req: Request & { bodyError?: DomainError }, res: Response, next: NextFunction): void {
+  use(req: Request & { bodyError?: DomainError; multipartPending?: boolean }, res: Response, next: NextFunction): void {
     if (!hasBody(req)) return next();
     const fail = (error: DomainError) => {
       req.body = undefined;
       req.bodyError = error;
       next();
     };
+    if (req.is(MULTIPART_TYPE)) {
+      // Left unread: a route that takes it parses it with multer (MultipartFile); StrictRequestInterceptor refuses it elsewhere.
+      req.multipartPending = true;
+      return next();
+    }
     if (!req.is(JSON_TYPES)) {
       // Drain the unread body so the connection stays usable for the answer.
       req.resume();
-      return fail(
-        new DomainError(
-          'unsupported_media_type',
-          'unsupportedMediaType',
-          `Content-Type ${req.headers['content-type'] ?? '(none)'} is not supported; send application/json`,
-        ),
-      );
+      return fail(unsupportedMediaType(req));
     }
     parseJson(req, res, (error?: unknown) => {
       if (error) return fail(toDomainError(error as { type?: string }));

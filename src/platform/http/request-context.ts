@@ -10,6 +10,8 @@ export type ApiRequest = Request & {
   idempotency?: IdempotencyClaim;
   /** A body the JSON middleware could not read; answered after the guards (StrictRequestInterceptor). */
   bodyError?: DomainError;
+  /** A multipart/form-data body the JSON middleware left unread, for a route that takes it (MultipartFile). */
+  multipartPending?: boolean;
 };
 
 export function requestContextOf(req: ApiRequest): RequestContext {

@@ -4,6 +4,8 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { Reflector } from '@nestjs/core';
 import { Observable } from 'rxjs';
 import { ValidationError } from '../errors/domain-error';
+import { unsupportedMediaType } from './json-body.middleware';
+import { ACCEPTS_MULTIPART } from './multipart';
 import { IS_PUBLIC } from './public.decorator';
 import { ApiRequest } from './request-context';
 import { toValidationError } from './validation-issues';
@@ -32,7 +34,8 @@ function declaredInputs(context: ExecutionContext): DeclaredInputs {
 /**
  * Global, after the auth and rate-limit guards (so a caller is known and counted
  * first, and the response carries its limit headers):
- * 1. a body the JSON middleware could not read (malformed, 413, 415) is answered now;
+ * 1. a body the JSON middleware could not read (malformed, 413, 415) is answered now, and so is a
+ *    multipart/form-data body sent to a route that does not take it (415);
  * 2. a route without a @Query() DTO takes no query parameters and a route without a
  *    @Body() DTO takes no body fields, so both are as strict as DTO routes (objectStrict).
  * The public health check keeps accepting whatever load balancers append.
@@ -44,6 +47,10 @@ export class StrictRequestInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     if (req.bodyError) throw req.bodyError;
+    if (req.multipartPending && !this.reflector.get<boolean>(ACCEPTS_MULTIPART, context.getHandler())) {
+      req.resume(); // drain the unread body so the connection stays usable for the answer
+      throw unsupportedMediaType(req);
+    }
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return next.handle();
 
     const declared = declaredInputs(context);
