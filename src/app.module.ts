@@ -8,6 +8,7 @@ import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { JobRequestsModule } from './modules/job-requests/job-requests.module';
+import { JobRequestTestHelpersModule } from './modules/job-requests/provider/test-helpers.module';
 import { PropertiesModule } from './modules/properties/properties.module';
 import { RemindersModule } from './modules/reminders/reminders.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
@@ -37,6 +38,8 @@ export class AppModule implements NestModule {
         ChecklistsModule,
         BookingsModule,
         JobRequestsModule,
+        // Test helpers exist only when switched on (never in production): otherwise their routes are 404s.
+        ...(config.testHelpersEnabled ? [JobRequestTestHelpersModule] : []),
         RemindersModule,
         WebhooksModule,
       ],

@@ -4,13 +4,16 @@ import {
   answerInvite,
   assembleChecklists,
   assertChecklistsOfProperty,
+  assertCompletedTasks,
   assertDistinctChecklistIds,
   checklistIdsToCopy,
+  coordinatesOf,
   defaultProviderName,
   everyProviderDeclined,
   findInvite,
   HostEditable,
   hostEditableChanged,
+  invitedProvider,
   inviteProviders,
   mergeOneOffTasks,
   mergeTime,
@@ -192,5 +195,31 @@ describe('hostEditableChanged', () => {
     expect(hostEditableChanged(base, { ...base, oneOffTasks: [{ taskId: 't', title: 'x', note: 'y', sourcePictureUrl: null }] })).toBe(
       true,
     );
+  });
+});
+
+describe('provider reports', () => {
+  it('an invited provider is found case-insensitively; anyone else is a 400 at the pointer', () => {
+    const job = { id: 'job_1', serviceProviders: inviteProviders(['ann@x.io']) };
+    expect(invitedProvider(job, 'ANN@x.io')).toEqual({ email: 'ann@x.io', answer: 'invited' });
+    expect(pointers(() => invitedProvider(job, 'eve@x.io'))).toEqual(['#/email']);
+    expect(pointers(() => invitedProvider(job, 'eve@x.io', '#/authorEmail'))).toEqual(['#/authorEmail']);
+  });
+
+  it('takes both coordinates or neither', () => {
+    expect(coordinatesOf({})).toBeUndefined();
+    expect(coordinatesOf({ latitude: null, longitude: null })).toBeUndefined();
+    expect(coordinatesOf({ latitude: 0, longitude: 0 })).toEqual({ latitude: 0, longitude: 0 });
+    expect(pointers(() => coordinatesOf({ latitude: 1 }))).toEqual(['#/longitude']);
+    expect(pointers(() => coordinatesOf({ longitude: 1 }))).toEqual(['#/latitude']);
+  });
+
+  it('completed tasks must be the job’s, each once', () => {
+    expect(() => assertCompletedTasks('job_1', ['a', 'b'], ['b', 'a'])).not.toThrow();
+    expect(() => assertCompletedTasks('job_1', ['a'], [])).not.toThrow();
+    expect(pointers(() => assertCompletedTasks('job_1', ['a', 'b'], ['a', 'x', 'a']))).toEqual([
+      '#/completedTaskIds/1',
+      '#/completedTaskIds/2',
+    ]);
   });
 });

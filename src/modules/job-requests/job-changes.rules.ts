@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { FieldIssue, ValidationError } from '../../platform/errors/domain-error';
 import type { ProviderInvite } from './job-request.entity';
-import { assertTimeOrder, CopiedChecklist, JobTime, JobTimeType, OneOffTask } from './job-snapshot.rules';
+import { assertTimeOrder, Coordinates, CopiedChecklist, JobTime, JobTimeType, OneOffTask } from './job-snapshot.rules';
 
 /** Limits where the spec is silent (docs/job-requests.md). */
 export const JOB_LIMITS = {
@@ -40,6 +40,17 @@ export function inviteProviders(emails: string[], previous: ProviderInvite[] = [
 
 export function findInvite(invites: ProviderInvite[], email: string): ProviderInvite | undefined {
   return invites.find((invite) => emailKey(invite.email) === emailKey(email));
+}
+
+/** The job's invitation of this email; anyone else is a 400 at `pointer`. */
+export function invitedProvider(
+  job: { id: string; serviceProviders: ProviderInvite[] },
+  email: string,
+  pointer = '#/email',
+): ProviderInvite {
+  const invite = findInvite(job.serviceProviders, email);
+  if (!invite) throw ValidationError.field(pointer, `${email} is not an invited service provider of job request ${job.id}`);
+  return invite;
 }
 
 /** The invites with this provider's answer replaced. */
@@ -188,4 +199,35 @@ export function hostEditableChanged(before: HostEditable, after: HostEditable): 
       checklists: value.checklists.map((copy) => copy.checklistId),
     });
   return comparable(before) !== comparable(after);
+}
+
+/** A provider's reported position (test helpers start and complete): both coordinates or neither. */
+export interface Position {
+  latitude?: number | null;
+  longitude?: number | null;
+}
+
+/** The position as coordinates, or undefined when none was sent; one coordinate alone is a 400 naming the other. */
+export function coordinatesOf(position: Position): Coordinates | undefined {
+  const hasLatitude = position.latitude !== undefined && position.latitude !== null;
+  const hasLongitude = position.longitude !== undefined && position.longitude !== null;
+  if (hasLatitude !== hasLongitude) {
+    const [missing, sent] = hasLatitude ? ['longitude', 'latitude'] : ['latitude', 'longitude'];
+    throw ValidationError.field(`#/${missing}`, `${missing} is required when ${sent} is sent`);
+  }
+  return hasLatitude ? { latitude: position.latitude as number, longitude: position.longitude as number } : undefined;
+}
+
+/** completedTaskIds must name tasks of the job (`known`), each once: a 400 at each offender. */
+export function assertCompletedTasks(jobRequestId: string, known: string[], completedTaskIds: string[]): void {
+  const tasks = new Set(known);
+  const seen = new Set<string>();
+  const issues: FieldIssue[] = [];
+  completedTaskIds.forEach((taskId, i) => {
+    if (seen.has(taskId)) issues.push({ pointer: `#/completedTaskIds/${i}`, detail: `Task ${taskId} is listed more than once` });
+    else if (!tasks.has(taskId))
+      issues.push({ pointer: `#/completedTaskIds/${i}`, detail: `Task ${taskId} is not a task of job request ${jobRequestId}` });
+    seen.add(taskId);
+  });
+  if (issues.length > 0) throw new ValidationError(issues.map((issue) => issue.detail).join('; '), issues);
 }

@@ -117,6 +117,12 @@ export class JobRequestsRepository {
     return rows[0] ? toEntity<JobRequestView>(rows[0], VIEW_FIELDS) : undefined;
   }
 
+  /** Whether the account has this job (plain read, or in a transaction: jobs are never deleted). */
+  async exists(manager: EntityManager, accountId: string, id: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM job_requests WHERE account_id = $1 AND id = $2`, [accountId, id]);
+    return rows.length > 0;
+  }
+
   /** Writes every changeable column of the job; returns it with its new updatedAt. */
   async save(manager: EntityManager, job: JobRequestEntity): Promise<JobRequestEntity> {
     const result: unknown = await manager.query(

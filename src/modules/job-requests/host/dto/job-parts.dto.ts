@@ -25,11 +25,14 @@ import { JOB_TIME_TYPES, JobTimeType } from '../../job-snapshot.rules';
 
 /** The parts of the job request write shape (spec 2.6, 4.7) shared by create and PATCH. */
 
+/** A service provider's email (required): at most 254 characters. */
+export function IsProviderEmail(): PropertyDecorator {
+  const rules = [IsDefined(), IsString(), MaxLength(L.email), IsEmail({}, { message: '$property must be an email address' })];
+  return (target, property) => rules.forEach((rule) => rule(target, property as string));
+}
+
 export class ServiceProviderDto {
-  @IsDefined()
-  @IsString()
-  @MaxLength(L.email)
-  @IsEmail({}, { message: '$property must be an email address' })
+  @IsProviderEmail()
   email!: string;
 }
 

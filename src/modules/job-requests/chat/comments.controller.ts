@@ -1,0 +1,46 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, StreamableFile, UploadedFile } from '@nestjs/common';
+import type { Response } from 'express';
+import { RequestContext } from '../../../platform/context/request-context';
+import { MultipartFile, UploadedFileBytes } from '../../../platform/http/multipart';
+import { Ctx } from '../../../platform/http/request-context';
+import { CommentsService } from './comments.service';
+import { CreateCommentDto } from './dto/create-comment.dto';
+import { ListCommentsQueryDto } from './dto/list-comments.dto';
+
+@Controller('v1/jobRequests/:jobRequestId/comments')
+export class CommentsController {
+  constructor(private readonly comments: CommentsService) {}
+
+  @Get()
+  list(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string, @Query() query: ListCommentsQueryDto) {
+    return this.comments.list(ctx.accountId, jobRequestId, query);
+  }
+
+  /** JSON, or multipart/form-data whose `file` part is the image (parsed by multer, capped while streaming). */
+  @Post()
+  @HttpCode(201)
+  @MultipartFile('file')
+  create(
+    @Ctx() ctx: RequestContext,
+    @Param('jobRequestId') jobRequestId: string,
+    @Body() dto: CreateCommentDto,
+    @UploadedFile() file: UploadedFileBytes | undefined,
+  ) {
+    return this.comments.createHostComment(ctx, jobRequestId, dto, file);
+  }
+
+  /** The stored image of a comment, at its pictureUrl; behind x-api-key and scoped to the account, like property pictures. */
+  @Get(':commentId/picture')
+  async picture(
+    @Ctx() ctx: RequestContext,
+    @Param('jobRequestId') jobRequestId: string,
+    @Param('commentId') commentId: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StreamableFile> {
+    const { bytes, contentType } = await this.comments.picture(ctx.accountId, jobRequestId, commentId);
+    res.setHeader('Cache-Control', 'private, max-age=31536000, immutable');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    return new StreamableFile(bytes, { type: contentType, length: bytes.length });
+  }
+}

@@ -1,0 +1,76 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { RequestContext } from '../../../platform/context/request-context';
+import { Ctx } from '../../../platform/http/request-context';
+import { CommentsService } from '../chat/comments.service';
+import { ServiceProviderDto } from '../host/dto/job-parts.dto';
+import { AcceptDto, CompleteDto, PositionDto, ProviderCommentDto } from './dto/test-helpers.dto';
+import { JobLifecycleService } from './job-lifecycle.service';
+
+/**
+ * Stripe-style test helpers: drive the provider side of a job (what the providers' apps do in
+ * production) through the real state machine. Mounted only when TEST_HELPERS_ENABLED=true (never in
+ * production); authenticated and account-scoped like every route. Each transition answers the
+ * rebuilt snapshot; an impossible one is a 409 invalidState.
+ */
+@Controller('v1/testHelpers/jobRequests/:jobRequestId')
+export class JobRequestTestHelpersController {
+  constructor(
+    private readonly lifecycle: JobLifecycleService,
+    private readonly comments: CommentsService,
+  ) {}
+
+  @Post('accept')
+  @HttpCode(200)
+  accept(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string, @Body() dto: AcceptDto) {
+    return this.lifecycle.accept(ctx, id, dto.email, dto.name ?? undefined);
+  }
+
+  @Post('decline')
+  @HttpCode(200)
+  decline(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string, @Body() dto: ServiceProviderDto) {
+    return this.lifecycle.decline(ctx, id, dto.email);
+  }
+
+  @Post('start')
+  @HttpCode(200)
+  start(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string, @Body() dto: PositionDto) {
+    return this.lifecycle.start(ctx, id, dto);
+  }
+
+  @Post('complete')
+  @HttpCode(200)
+  complete(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string, @Body() dto: CompleteDto) {
+    return this.lifecycle.complete(ctx, id, {
+      latitude: dto.latitude,
+      longitude: dto.longitude,
+      completedTaskIds: dto.completedTaskIds ?? undefined,
+      verificationPictureCount: dto.verificationPictureCount ?? undefined,
+      problems: dto.problems ?? undefined,
+    });
+  }
+
+  @Post('cancelByCleaner')
+  @HttpCode(200)
+  cancelByCleaner(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string) {
+    return this.lifecycle.cancelByCleaner(ctx, id);
+  }
+
+  @Post('acceptChanges')
+  @HttpCode(200)
+  acceptChanges(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string) {
+    return this.lifecycle.acceptChanges(ctx, id);
+  }
+
+  @Post('declineChanges')
+  @HttpCode(200)
+  declineChanges(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string) {
+    return this.lifecycle.declineChanges(ctx, id);
+  }
+
+  /** A provider's chat message: 201 with the comment (as POST …/comments answers), comment.new in the feed. */
+  @Post('comments')
+  @HttpCode(201)
+  comment(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string, @Body() dto: ProviderCommentDto) {
+    return this.comments.createProviderComment(ctx, id, dto.authorEmail, dto.message);
+  }
+}
