@@ -51,7 +51,7 @@ const iso = (date: Date | null): string | null => (date ? new Date(date).toISOSt
 
 /** The one mapper: API responses and every jobRequest.* event use it. */
 export function toJobRequestResponse(job: JobRequestView): JobRequestResponse {
-  const shape: JobRequestResponse = {
+  return {
     jobRequestId: job.id,
     status: job.status,
     jobType: job.timeType,
@@ -87,6 +87,8 @@ export function toJobRequestResponse(job: JobRequestView): JobRequestResponse {
     cleanerId: job.cleanerId,
     cleanerEmail: job.cleanerEmail,
     cleanerName: job.cleanerName,
+    // Only when the job is linked to a booking, in the spec's position.
+    ...(job.partnerBookingId !== null ? { partnerBookingId: job.partnerBookingId } : {}),
     offeredPrice: job.offeredPrice,
     offeredPriceCurrency: job.offeredPriceCurrency,
     verification: verificationOf({
@@ -99,20 +101,6 @@ export function toJobRequestResponse(job: JobRequestView): JobRequestResponse {
       endDistanceMeters: job.endDistanceMeters,
     }),
   };
-  if (job.partnerBookingId !== null) {
-    // In the spec's position, between cleanerName and offeredPrice.
-    return insertAfter(shape, 'cleanerName', { partnerBookingId: job.partnerBookingId });
-  }
-  return shape;
-}
-
-function insertAfter<T extends object>(shape: T, key: keyof T, extra: Partial<T>): T {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(shape)) {
-    out[name] = value;
-    if (name === key) Object.assign(out, extra);
-  }
-  return out as T;
 }
 
 /** jobRequest.completed results: the snapshot plus every task of the job with its completion, by taskId. */
