@@ -1,5 +1,5 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AppConfig } from './config/config';
 import { AuthModule } from './modules/auth/auth.module';
 import { BookingsModule } from './modules/bookings/bookings.module';
@@ -14,15 +14,16 @@ import { RemindersModule } from './modules/reminders/reminders.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { ProblemFilter } from './platform/http/problem.filter';
+import { RequestIdMiddleware } from './platform/http/request-id';
 import { RateLimiter } from './platform/http/rate-limit.service';
-import { StrictRequestInterceptor } from './platform/http/strict-request.interceptor';
+import { StrictRequestGuard } from './platform/http/strict-request.guard';
 import { StrictValidationPipe } from './platform/http/strict-validation.pipe';
 import { PlatformModule } from './platform/platform.module';
 
 /**
- * The API process. Every request passes: request id (logger middleware) → JSON body →
- * auth and rate limit guard → strict request (unreadable bodies, undeclared query or body
- * fields) → (idempotency interceptor) → strict validation → controller.
+ * The API process. Every request passes: request id → (request log, unless silent) → JSON
+ * body → auth and rate limit guard → strict request guard (unreadable bodies, undeclared query
+ * or body fields) → (idempotency interceptor) → strict validation → controller.
  */
 @Module({})
 export class AppModule implements NestModule {
@@ -49,14 +50,14 @@ export class AppModule implements NestModule {
         // Who is calling and how often, decided together (the key lookup and the limit run concurrently).
         RateLimiter,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
-        // Then bodies the JSON middleware could not read (now that the caller is known and counted),
+        // Guards run in the order registered. Then bodies the JSON middleware could not read (now that the caller is known and counted),
         // and query parameters or body fields sent to routes that declare none.
-        { provide: APP_INTERCEPTOR, useClass: StrictRequestInterceptor },
+        { provide: APP_GUARD, useClass: StrictRequestGuard },
       ],
     };
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(JsonBodyMiddleware).forRoutes('*path');
+    consumer.apply(RequestIdMiddleware, JsonBodyMiddleware).forRoutes('*path');
   }
 }

@@ -7,7 +7,9 @@ import type { ApiRequest } from './http/request-context';
 /**
  * Structured JSON logs (pino): one line per request with request id, account id,
  * route, status and duration. Keys, secrets and signatures never reach a log:
- * request headers are not logged at all, and bodies never are.
+ * request headers are not logged at all, and bodies never are. With LOG_LEVEL=silent the
+ * request logger is not mounted at all (it would still build a child logger per request);
+ * RequestIdMiddleware assigns request ids either way.
  */
 export function loggerParams(config: AppConfig, processName: 'api' | 'worker' | 'cli'): Params {
   return {
@@ -27,5 +29,6 @@ export function loggerParams(config: AppConfig, processName: 'api' | 'worker' | 
       redact: { paths: ['req.headers', 'headers["x-api-key"]', '*.signingSecret', '*.apiKey'], remove: true },
       quietReqLogger: true,
     },
+    ...(config.logLevel === 'silent' ? { forRoutes: [] } : {}),
   };
 }

@@ -36,13 +36,12 @@ export class ApiKeyGuard implements CanActivate {
     if (this.isPublic(context)) return true;
     const http = context.switchToHttp();
     const req = http.getRequest<ApiRequest>();
-    const address = clientAddressKey(req.ip);
     const presented = req.headers['x-api-key'];
-    if (!looksLikeApiKey(presented)) return this.refuse(address);
+    if (!looksLikeApiKey(presented)) return this.refuse(clientAddressKey(req.ip));
 
     const keyHash = hashApiKey(presented);
-    const [key, decision] = await this.lookUp(keyHash, address);
-    if (!key) return this.refuse(address, { keyHash, took: decision.took });
+    const [key, decision] = await this.lookUp(keyHash, req);
+    if (!key) return this.refuse(clientAddressKey(req.ip), { keyHash, took: decision.took });
     if (!hasApiAccess(key.plan, key.subscriptionStatus)) {
       void this.limiter.giveBack(keyHash, decision.took);
       throw new SubscriptionInactiveError();
@@ -54,8 +53,12 @@ export class ApiKeyGuard implements CanActivate {
     return true;
   }
 
-  private async lookUp(keyHash: Buffer, address: string): Promise<[KeyRecord | undefined, KeyDecision]> {
-    if (!this.limiter.isBlocked(address)) return Promise.all([this.auth.findKey(keyHash), this.limiter.takeKey(keyHash)]);
+  private async lookUp(keyHash: Buffer, req: ApiRequest): Promise<[KeyRecord | undefined, KeyDecision]> {
+    // The address is only worked out while some address is blocked: the common path skips it.
+    const address = this.limiter.anyBlocked() ? clientAddressKey(req.ip) : undefined;
+    if (address === undefined || !this.limiter.isBlocked(address)) {
+      return Promise.all([this.auth.findKey(keyHash), this.limiter.takeKey(keyHash)]);
+    }
     const decision = await this.limiter.takeGuarded(keyHash, address);
     if (decision.outcome === 'addressBlocked') throw failedAuthLimitError(decision.windowMsLeft, this.limiter.failureLimit);
     return [await this.auth.findKey(keyHash), decision];

@@ -1,11 +1,11 @@
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
+import { Sql } from '../../platform/database/sql';
 import { HealthService } from './health.service';
 
 const never = () => new Promise<never>(() => undefined);
 
 function serviceWith(query: () => Promise<unknown>, ping: () => Promise<unknown>): HealthService {
-  return new HealthService({ version: '1.2.3' }, { query } as unknown as DataSource, { ping } as unknown as Redis);
+  return new HealthService({ version: '1.2.3' }, { prepared: query } as unknown as Sql, { ping } as unknown as Redis);
 }
 
 describe('HealthService', () => {

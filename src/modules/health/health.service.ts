@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { untilAborted } from '../../platform/async/until-aborted';
+import { Sql } from '../../platform/database/sql';
 import { REDIS } from '../../platform/redis/redis.module';
 
 export type DependencyState = 'up' | 'down';
@@ -22,20 +22,31 @@ export const CHECK_TIMEOUT_MS = 1000;
 export class HealthService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'version'>,
-    private readonly dataSource: DataSource,
+    private readonly sql: Sql,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
   async report(): Promise<HealthReport> {
-    const [database, redis] = await Promise.all([stateOf(this.dataSource.query('SELECT 1')), stateOf(this.redis.ping())]);
-    const ok = database === 'up' && redis === 'up';
-    return { status: ok ? 'ok' : 'unavailable', version: this.config.version, checks: { database, redis } };
+    // One deadline for both checks, cleared once they answer: a load balancer polls this route
+    // often, and AbortSignal.timeout would leave a timer (and a DOMException) behind per call.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error('health check timed out')), CHECK_TIMEOUT_MS);
+    try {
+      const [database, redis] = await Promise.all([
+        stateOf(this.sql.prepared('health_select_1', 'SELECT 1', []), deadline.signal),
+        stateOf(this.redis.ping(), deadline.signal),
+      ]);
+      const ok = database === 'up' && redis === 'up';
+      return { status: ok ? 'ok' : 'unavailable', version: this.config.version, checks: { database, redis } };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 
 /** While Redis is unreachable a PING waits in ioredis' offline queue, so only a deadline ends it. */
-function stateOf(probe: Promise<unknown>): Promise<DependencyState> {
-  return untilAborted(probe, AbortSignal.timeout(CHECK_TIMEOUT_MS)).then(
+function stateOf(probe: Promise<unknown>, deadline: AbortSignal): Promise<DependencyState> {
+  return untilAborted(probe, deadline).then(
     () => 'up',
     () => 'down',
   );

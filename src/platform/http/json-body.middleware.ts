@@ -86,7 +86,7 @@ function toDomainError(error: { type?: string; message?: string }): DomainError 
  * it (the job comment route), which is left unread here for multer. A body of any other type is a 415,
  * malformed JSON a 400 and an oversized body a 413, all as problem documents.
  * The error is not answered here but kept on the request (`bodyError`) and thrown by
- * StrictRequestInterceptor once the guards have run: a request without a valid key is
+ * StrictRequestGuard once the auth guard has run: a request without a valid key is
  * a 401 whatever its body, and a keyed one is rate limited and carries the limit headers.
  */
 @Injectable()
@@ -99,7 +99,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
       next();
     };
     if (req.is(MULTIPART_TYPE)) {
-      // Left unread: a route that takes it parses it with multer (MultipartFile); StrictRequestInterceptor refuses it elsewhere.
+      // Left unread: a route that takes it parses it with multer (MultipartFile); StrictRequestGuard refuses it elsewhere.
       req.multipartPending = true;
       return next();
     }

@@ -18,7 +18,7 @@ import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DomainError, ValidationError } from '../errors/domain-error';
 
-/** Set on a handler that takes multipart/form-data; everywhere else such a body is a 415 (StrictRequestInterceptor). */
+/** Set on a handler that takes multipart/form-data; everywhere else such a body is a 415 (StrictRequestGuard). */
 export const ACCEPTS_MULTIPART = 'acceptsMultipart';
 
 /** The part multer's memory storage hands the handler (`@UploadedFile()`). */

@@ -57,6 +57,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   private readonly script: ScriptClient;
   /** Addresses this process has seen past their failure limit, until when: their requests go through takeGuarded. */
   private readonly blockedUntil = new Map<string, number>();
+  private latestBlockEnd = 0;
   private redisFailing = false;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
@@ -146,6 +147,11 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     };
   }
 
+  /** Whether this process has noted any blocked address at all (cheap: the usual answer is no). */
+  anyBlocked(): boolean {
+    return this.blockedUntil.size > 0 && Date.now() < this.latestBlockEnd;
+  }
+
   /** Whether this process has seen the address past its failure limit and the block may still hold. */
   isBlocked(address: string): boolean {
     const until = this.blockedUntil.get(address);
@@ -190,6 +196,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
       for (const [noted, end] of this.blockedUntil) if (end <= now) this.blockedUntil.delete(noted);
     }
     if (this.blockedUntil.size < MAX_NOTED_ADDRESSES) this.blockedUntil.set(address, until);
+    this.latestBlockEnd = Math.max(this.latestBlockEnd, until);
   }
 
   private keyCounters(keyHash: Buffer | undefined): KeyCounters {

@@ -8,7 +8,7 @@ export type ApiRequest = Request & {
   id: string;
   caller?: Caller;
   idempotency?: IdempotencyClaim;
-  /** A body the JSON middleware could not read; answered after the guards (StrictRequestInterceptor). */
+  /** A body the JSON middleware could not read; answered after the guards (StrictRequestGuard). */
   bodyError?: DomainError;
   /** A multipart/form-data body the JSON middleware left unread, for a route that takes it (MultipartFile). */
   multipartPending?: boolean;

@@ -1,3 +1,4 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -10,8 +11,9 @@ export function chooseRequestId(clientValue: string | string[] | undefined): str
 }
 
 /**
- * Used as pino-http's genReqId, the first thing every request meets: it fixes the
- * request id once, echoes it on the response, and every log line and problem reuses it.
+ * Fixes the request id once, echoes it on the response; every log line and problem reuses it.
+ * Called by pino-http (its genReqId) when requests are logged, and by RequestIdMiddleware
+ * always, whichever comes first.
  */
 export function assignRequestId(req: IncomingMessage & { id?: unknown }, res: ServerResponse): string {
   if (typeof req.id === 'string') return req.id;
@@ -19,4 +21,13 @@ export function assignRequestId(req: IncomingMessage & { id?: unknown }, res: Se
   req.id = id;
   res.setHeader(REQUEST_ID_HEADER, id);
   return id;
+}
+
+/** Assigns the request id on every route, also when no request log runs (LOG_LEVEL=silent). */
+@Injectable()
+export class RequestIdMiddleware implements NestMiddleware {
+  use(req: IncomingMessage & { id?: unknown }, res: ServerResponse, next: () => void): void {
+    assignRequestId(req, res);
+    next();
+  }
 }

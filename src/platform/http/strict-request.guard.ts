@@ -1,8 +1,7 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { Reflector } from '@nestjs/core';
-import { Observable } from 'rxjs';
 import { ValidationError } from '../errors/domain-error';
 import { unsupportedMediaType } from './json-body.middleware';
 import { ACCEPTS_MULTIPART } from './multipart';
@@ -15,8 +14,9 @@ interface DeclaredInputs {
   query: boolean;
 }
 
-/** Handlers never change at run time, so each one's declaration is read once. */
+/** Handlers never change at run time, so each one's declaration (and whether it is public) is read once. */
 const declaredByHandler = new WeakMap<object, DeclaredInputs>();
+const publicByHandler = new WeakMap<object, boolean>();
 
 /** Which of @Body() / @Query() a handler declares (custom decorators such as @Ctx() have non-numeric keys). */
 function declaredInputs(context: ExecutionContext): DeclaredInputs {
@@ -32,8 +32,9 @@ function declaredInputs(context: ExecutionContext): DeclaredInputs {
 }
 
 /**
- * Global, after the auth and rate-limit guards (so a caller is known and counted
- * first, and the response carries its limit headers):
+ * A global guard registered after the auth and rate-limit guard (so a caller is known and
+ * counted first, and the response carries its limit headers). A guard rather than an
+ * interceptor: a route with no interceptor skips Nest's interceptor chain (rxjs) entirely.
  * 1. a body the JSON middleware could not read (malformed, 413, 415) is answered now, and so is a
  *    multipart/form-data body sent to a route that does not take it (415);
  * 2. a route without a @Query() DTO takes no query parameters and a route without a
@@ -41,17 +42,17 @@ function declaredInputs(context: ExecutionContext): DeclaredInputs {
  * The public health check keeps accepting whatever load balancers append.
  */
 @Injectable()
-export class StrictRequestInterceptor implements NestInterceptor {
+export class StrictRequestGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     if (req.bodyError) throw req.bodyError;
     if (req.multipartPending && !this.reflector.get<boolean>(ACCEPTS_MULTIPART, context.getHandler())) {
       req.resume(); // drain the unread body so the connection stays usable for the answer
       throw unsupportedMediaType(req);
     }
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return next.handle();
+    if (this.isPublic(context)) return true;
 
     const declared = declaredInputs(context);
     const queryNames = Object.keys(req.query ?? {});
@@ -75,6 +76,16 @@ export class StrictRequestInterceptor implements NestInterceptor {
           fields.map((name) => [name]),
         );
     }
-    return next.handle();
+    return true;
+  }
+
+  private isPublic(context: ExecutionContext): boolean {
+    const handler = context.getHandler();
+    let isPublic = publicByHandler.get(handler);
+    if (isPublic === undefined) {
+      isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, context.getClass()]) === true;
+      publicByHandler.set(handler, isPublic);
+    }
+    return isPublic;
   }
 }
