@@ -1,0 +1,62 @@
+import type { BenchContext, Outcome } from '../support/context';
+import { health } from './s1-health';
+import { propertyRead } from './s2-property-read';
+import { webhookFanout } from './s5-webhook-fanout';
+import { deliveryLatency } from './s6-delivery-latency';
+import { memory } from './s7-memory';
+
+/**
+ * Every scenario of `npm run bench`, in the order they run. A scenario not built yet stays here
+ * as `pending` (it shows in the table); adding one is a file in this folder exporting
+ * `(ctx: BenchContext) => Promise<Outcome>`, named here as `run`.
+ */
+export interface Scenario {
+  id: string;
+  title: string;
+  goal: string;
+  run?: (ctx: BenchContext) => Promise<Outcome>;
+  /** Why it does not run yet. */
+  pending?: string;
+}
+
+export const SCENARIOS: Scenario[] = [
+  { id: 'S1', title: 'GET /v1/health vs bare Express (SELECT 1 + PING)', goal: '≥ 0.80x', run: health },
+  {
+    id: 'S2',
+    title: 'GET /v1/properties/{id} vs bare Express + pg (same key lookup and read, prepared)',
+    goal: '≥ 0.65x',
+    run: propertyRead,
+  },
+  {
+    id: 'S3',
+    title: 'POST /v1/bookings at 10 connections vs pgbench running the same statements',
+    goal: '≥ 0.5x',
+    pending: 'joins with the bookings module',
+  },
+  {
+    id: 'S4',
+    title: 'bookings list page (middle, deep cursor) at 10,000 and 1,000,000 bookings; OFFSET beside',
+    goal: 'each within 1.25x',
+    pending: 'joins with the bookings module',
+  },
+  {
+    id: 'S5',
+    title: 'webhook fan-out: 1,000 events × 10 subscriptions, one worker, vs min(BullMQ no-op, undici POSTs)',
+    goal: '≥ 0.5x and ≥ 2,000 deliveries/s, each once',
+    run: webhookFanout,
+  },
+  { id: 'S6', title: 'commit → first delivery attempt at 50 and 200 events/s', goal: 'p95 < 20 ms, p99 < 50 ms', run: deliveryLatency },
+  {
+    id: 'S8',
+    title: 'POST /v1/jobRequests with three checklists of 20 tasks, median at 10 connections',
+    goal: 'within 3x of S3',
+    pending: 'joins with the job requests module',
+  },
+  // Last: it stops the shared API to measure a fresh one.
+  {
+    id: 'S7',
+    title: 'RSS of API and worker, idle and after a soak at 70% of S2',
+    goal: '< 150 MB each, growth < 10%, loop p99 < 20 ms',
+    run: memory,
+  },
+];

@@ -1,0 +1,114 @@
+import { join } from 'node:path';
+import { BENCH_REDIS_PREFIX, BENCH_REDIS_URL, propertyBody, seedAccount, webhookEnv } from '../support/env';
+import { BenchContext, Outcome, postJson } from '../support/context';
+import { median } from '../support/load';
+import { runJson, startWorker } from '../support/processes';
+
+const EVENTS = 1000;
+const SUBSCRIPTIONS = 10;
+const DELIVERIES = EVENTS * SUBSCRIPTIONS;
+const CONCURRENCY = 100; // WEBHOOK_DELIVERY_CONCURRENCY's default, given to both ceilings too
+const ROUNDS = 3;
+
+/**
+ * S5: 1,000 property.create events fanned out to 10 subscriptions by ONE worker to a receiver
+ * answering 204. Each round creates the events through the API while no worker runs (so their
+ * dispatch jobs wait in Redis), then starts the worker and times the receiver from the first
+ * delivery to the last: the engine's rate, without the API's create rate in it. The ceilings, in
+ * the same rounds: BullMQ with a no-op processor over as many jobs, and an undici loop posting
+ * as many signed payloads; the goal is against the smaller of the two.
+ */
+export async function webhookFanout(ctx: BenchContext): Promise<Outcome> {
+  const { pool } = await ctx.webhookApi();
+  const receiver = await ctx.receiver();
+  const account = await seedAccount(ctx.db, 'fanout');
+  for (let i = 0; i < SUBSCRIPTIONS; i++) {
+    const created = await postJson(
+      pool,
+      account.apiKey,
+      '/v1/webhooks',
+      JSON.stringify({ url: `${receiver}/fanout?subscription=${i}`, eventFilters: ['property.create'] }),
+    );
+    if (created.status !== 201) throw new Error(`creating a subscription answered ${created.status}: ${JSON.stringify(created.body)}`);
+  }
+
+  const rounds: Array<{ engine: number; noop: number; undici: number; posts: number; unique: number; creates: number }> = [];
+  let sampleBody = '';
+  let created = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const path = `/fanout`;
+    const before = await ctx.receiverStats(path);
+    // The events, while no worker runs: 10 requests at a time.
+    let next = 0;
+    let ok = 0;
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (next < EVENTS) {
+          const res = await postJson(pool, account.apiKey, '/v1/properties', propertyBody(round * EVENTS + next++));
+          if (res.status === 201) ok++;
+          if (!sampleBody) sampleBody = JSON.stringify({ eventName: 'property.create', results: [res.body] });
+        }
+      }),
+    );
+    created += ok;
+    const worker = ctx.track(startWorker(`worker-s5-${round}`, webhookEnv()));
+    const stats = await ctx.awaitDeliveries(path, before.unique + ok * SUBSCRIPTIONS);
+    await worker.stop();
+    // Rate over this round's deliveries only: first to last arrival after the worker started.
+    const engine = (ok * SUBSCRIPTIONS) / ((stats.lastAt! - Math.max(stats.firstAt!, before.lastAt ?? 0)) / 1000);
+
+    const noop = await runJson<{ perSecond: number }>(join(__dirname, '..', 'baselines', 'bullmq-noop.js'), {
+      redisUrl: BENCH_REDIS_URL,
+      prefix: `${BENCH_REDIS_PREFIX}-noop`,
+      jobs: DELIVERIES,
+      concurrency: CONCURRENCY,
+      payload: { deliveryId: 'whd_x', eventId: 'evt_x', subscriptionId: 'sub_x', attempt: 1 },
+    });
+    const undici = await runJson<{ perSecond: number }>(join(__dirname, '..', 'baselines', 'undici-post.js'), {
+      receiver,
+      path: `/baseline-${round}`,
+      posts: DELIVERIES,
+      concurrency: CONCURRENCY,
+      body: sampleBody,
+    });
+    rounds.push({
+      engine,
+      noop: noop.perSecond,
+      undici: undici.perSecond,
+      posts: stats.posts - before.posts,
+      unique: stats.unique - before.unique,
+      creates: ok,
+    });
+  }
+
+  // Honesty: every create answered 201 and is a row; every delivery row delivered; each received once.
+  const { rows } = await ctx.db.query<{ properties: number; delivered: number; other: number }>(
+    `SELECT (SELECT count(*)::int FROM properties WHERE account_id = $1) AS properties,
+            (SELECT count(*)::int FROM webhook_deliveries WHERE account_id = $1 AND status = 'delivered') AS delivered,
+            (SELECT count(*)::int FROM webhook_deliveries WHERE account_id = $1 AND status <> 'delivered') AS other`,
+    [account.accountId],
+  );
+  const final = await ctx.receiverStats('/fanout');
+  const problems = [
+    created !== ROUNDS * EVENTS && `${ROUNDS * EVENTS - created} creates were not 201`,
+    rows[0].properties !== created && `${rows[0].properties} property rows for ${created} successful creates`,
+    rows[0].delivered !== created * SUBSCRIPTIONS && `${rows[0].delivered} delivered rows for ${created * SUBSCRIPTIONS} deliveries`,
+    rows[0].other !== 0 && `${rows[0].other} delivery rows not delivered`,
+    final.posts !== final.unique && `${final.posts - final.unique} deliveries received twice`,
+    final.unique !== created * SUBSCRIPTIONS && `${final.unique} deliveries received for ${created * SUBSCRIPTIONS}`,
+  ].filter(Boolean) as string[];
+
+  const ours = median(rounds.map((r) => r.engine));
+  const noop = median(rounds.map((r) => r.noop));
+  const undici = median(rounds.map((r) => r.undici));
+  const ceiling = Math.min(noop, undici);
+  const ratio = ours / ceiling;
+  return {
+    ours: `${Math.round(ours)} deliveries/s`,
+    baseline: `${Math.round(ceiling)}/s (${noop <= undici ? 'BullMQ no-op' : 'undici POSTs'}; other ${Math.round(Math.max(noop, undici))}/s)`,
+    ratio: `${ratio.toFixed(2)}x`,
+    pass: problems.length === 0 && ratio >= 0.5 && ours >= 2000,
+    dishonest: problems.length ? problems.join('; ') : undefined,
+    details: { rounds, ours, noop, undici, ratio, rows: rows[0], receiver: final },
+  };
+}

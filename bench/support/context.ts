@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { Pool } from 'undici';
+import { BENCH_DATABASE_URL, BENCH_REDIS_URL, productionEnv, SeededAccount, seedAccount, seedProperties, webhookEnv } from './env';
+import { BenchProcess, freePort, startApi, startNode, waitFor, waitForHttp } from './processes';
+
+export const RESULTS_DIR = join(__dirname, '..', '..', '..', 'bench', 'results');
+
+/** What a scenario reports: one row of the table, and the details behind it (bench/results/<id>.json). */
+export interface Outcome {
+  ours: string;
+  baseline: string;
+  ratio: string;
+  pass: boolean;
+  /** Why a figure cannot be trusted (a non-2xx, a lost or doubled delivery, a row count that does not match). */
+  dishonest?: string;
+  details: Record<string, unknown>;
+}
+
+/**
+ * The processes and data of one bench run, started on first use and shared by the scenarios
+ * that need them: the production API with 10,000 seeded properties (S1, S2), the raw baselines,
+ * the webhook receiver, and an API in webhook mode (S5, S6).
+ */
+export class BenchContext {
+  private readonly processes: BenchProcess[] = [];
+  private cached = new Map<string, Promise<unknown>>();
+  /** Figures one scenario leaves for another (S7 runs at 70% of S2's throughput). */
+  readonly figures = new Map<string, number>();
+  db!: Client;
+
+  async open(): Promise<void> {
+    this.db = new Client({ connectionString: BENCH_DATABASE_URL });
+    await this.db.connect();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.processes.map((p) => p.stop()));
+    await this.db?.end();
+  }
+
+  track(process: BenchProcess): BenchProcess {
+    this.processes.push(process);
+    return process;
+  }
+
+  private once<T>(name: string, start: () => Promise<T>): Promise<T> {
+    if (!this.cached.has(name)) this.cached.set(name, start());
+    return this.cached.get(name) as Promise<T>;
+  }
+
+  /** The production API and its seeded account: 10,000 properties with 0-3 pictures each. */
+  readApi(): Promise<{ origin: string; process: BenchProcess; account: SeededAccount; propertyIds: string[] }> {
+    return this.once('readApi', async () => {
+      const account = await seedAccount(this.db, 'reads');
+      const propertyIds = await seedProperties(this.db, account.accountId, 10_000);
+      const { origin, process } = await startApi('api', productionEnv());
+      this.track(process);
+      return { origin, process, account, propertyIds };
+    });
+  }
+
+  /** Stops the shared production API (S7 measures a fresh one and wants the CPU to itself). */
+  async stopReadApi(): Promise<void> {
+    const api = this.cached.get('readApi') as Promise<{ process: BenchProcess }> | undefined;
+    if (api) await (await api).process.stop();
+  }
+
+  rawServer(): Promise<string> {
+    return this.once('raw', async () => {
+      const port = await freePort();
+      const input = JSON.stringify({ port, databaseUrl: BENCH_DATABASE_URL, redisUrl: BENCH_REDIS_URL });
+      const raw = this.track(
+        startNode('raw', join(__dirname, '..', 'baselines', 'raw-server.js'), { PATH: process.env.PATH ?? '' }, { args: [input] }),
+      );
+      const origin = `http://127.0.0.1:${port}`;
+      await waitForHttp(origin, '/health', raw);
+      return origin;
+    });
+  }
+
+  receiver(): Promise<string> {
+    return this.once('receiver', async () => {
+      const port = await freePort();
+      const receiver = this.track(
+        startNode('receiver', join(__dirname, 'receiver.js'), { PATH: process.env.PATH ?? '' }, { args: [String(port)] }),
+      );
+      const origin = `http://127.0.0.1:${port}`;
+      await waitForHttp(origin, '/__stats', receiver);
+      return origin;
+    });
+  }
+
+  /** The API in webhook mode (see webhookEnv), for creating subscriptions and the events they receive. */
+  webhookApi(): Promise<{ origin: string; pool: Pool }> {
+    return this.once('webhookApi', async () => {
+      const { origin, process } = await startApi('webhook-api', webhookEnv());
+      this.track(process);
+      return { origin, pool: new Pool(origin, { connections: 20 }) };
+    });
+  }
+
+  async receiverStats(path: string, withArrivals = false): Promise<ReceiverStats> {
+    const res = await fetch(`${await this.receiver()}/__stats?path=${encodeURIComponent(path)}${withArrivals ? '&arrivals' : ''}`);
+    return (await res.json()) as ReceiverStats;
+  }
+
+  /** Waits until `count` distinct deliveries reached `path`. */
+  async awaitDeliveries(path: string, count: number, timeoutMs = 180_000): Promise<ReceiverStats> {
+    await waitFor(`${count} deliveries on ${path}`, async () => (await this.receiverStats(path)).unique >= count, timeoutMs);
+    return this.receiverStats(path);
+  }
+
+  /** A figure from this run, else from the last recorded run of its scenario. */
+  figure(name: string, scenario: string, pick: (details: Record<string, unknown>) => unknown): number | undefined {
+    if (this.figures.has(name)) return this.figures.get(name);
+    try {
+      const recorded = JSON.parse(readFileSync(join(RESULTS_DIR, `${scenario}.json`), 'utf8')) as { details: Record<string, unknown> };
+      const value = pick(recorded.details);
+      return typeof value === 'number' ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+export interface ReceiverStats {
+  posts: number;
+  unique: number;
+  firstAt: number | null;
+  lastAt: number | null;
+  arrivals?: Record<string, number>;
+}
+
+/** The members of API answers the bench reads. */
+export interface ApiBody {
+  propertyId?: string;
+  [member: string]: unknown;
+}
+
+/** POSTs JSON as the account, returning status and parsed body. */
+export async function postJson(pool: Pool, apiKey: string, path: string, body: string): Promise<{ status: number; body: ApiBody }> {
+  const res = await pool.request({ method: 'POST', path, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body });
+  const text = await res.body.text();
+  return { status: res.statusCode, body: (text ? JSON.parse(text) : {}) as ApiBody };
+}
