@@ -4,6 +4,7 @@ import { propertyRead } from './s2-property-read';
 import { webhookFanout } from './s5-webhook-fanout';
 import { deliveryLatency } from './s6-delivery-latency';
 import { memory } from './s7-memory';
+import { jobCreate } from './s8-job-create';
 
 /**
  * Every scenario of `npm run bench`, in the order they run. A scenario not built yet stays here
@@ -50,7 +51,7 @@ export const SCENARIOS: Scenario[] = [
     id: 'S8',
     title: 'POST /v1/jobRequests with three checklists of 20 tasks, median at 10 connections',
     goal: 'within 3x of S3',
-    pending: 'joins with the job requests module',
+    run: jobCreate,
   },
   // Last: it stops the shared API to measure a fresh one.
   {
