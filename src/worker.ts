@@ -1,15 +1,43 @@
 import 'reflect-metadata';
+import { INestApplicationContext, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { loadConfigOrExit } from './config/config';
+import { AppConfig, loadConfigOrExit } from './config/config';
 import { WorkerModule } from './worker.module';
+
+/**
+ * How long a stopping worker may take: its attempts in flight finish and record (up to
+ * WEBHOOK_TIMEOUT_MS and the claim's slack), queues close (never waiting on a Redis that is down).
+ * Past it the process exits anyway; what was left undone is the sweep's.
+ */
+function shutdownTimeoutMs(config: AppConfig): number {
+  return config.webhook.timeoutMs + 15_000;
+}
 
 async function bootstrap(): Promise<void> {
   const config = loadConfigOrExit();
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
-  app.get(Logger).log('worker started');
+  const logger = new NestLogger('Worker');
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => void shutdown(app, logger, signal, shutdownTimeoutMs(config)));
+  }
+  logger.log('worker started');
+}
+
+async function shutdown(app: INestApplicationContext, logger: NestLogger, signal: string, timeoutMs: number): Promise<void> {
+  logger.log({ signal }, 'worker stopping');
+  const deadline = setTimeout(() => {
+    logger.error({ signal, timeoutMs }, 'worker shutdown took too long: exiting with work unfinished');
+    process.exit(1);
+  }, timeoutMs);
+  try {
+    await app.close();
+  } catch (error) {
+    logger.error({ signal, error: (error as Error).message }, 'worker shutdown failed');
+  }
+  clearTimeout(deadline);
+  process.exit(0);
 }
 
 bootstrap().catch((error: Error) => {

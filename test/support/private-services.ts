@@ -37,7 +37,7 @@ export interface PrivateRedis {
   url: string;
   /** Stops the server (SIGKILL: no save, nothing flushed); its data is gone. */
   stop(): Promise<void>;
-  /** Starts it again on the same port, empty. */
+  /** Starts it again on the same port, empty (nothing when it runs). */
   start(): Promise<void>;
 }
 
@@ -46,6 +46,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   let server: ChildProcess | undefined;
   const url = `redis://127.0.0.1:${port}`;
   const start = async () => {
+    if (server && server.exitCode === null && server.signalCode === null) return;
     const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });

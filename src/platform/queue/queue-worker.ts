@@ -1,14 +1,19 @@
 import { Logger } from '@nestjs/common';
 import { Processor, Worker } from 'bullmq';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../../config/config';
 import { redisConnectionOptions } from '../redis/redis-connection';
+import { watchBullMqOutages } from '../redis/redis-outages';
+
+/** After losing Redis, a worker's fetch loop tries again after this (BullMQ's default is 15 s). */
+export const WORKER_RUN_RETRY_DELAY_MS = 1_000;
 
 /**
  * Opens a BullMQ worker on a queue (worker process only), on the process's Redis connection and
- * prefix, logging failed jobs and worker errors. Processors build their workers with this rather than
- * @nestjs/bullmq's @Processor/WorkerHost, whose worker options are fixed when the decorator is
- * evaluated: concurrency and lock duration here come from config (lockDuration also sets the lock
- * renewal period at construction, so it cannot be changed on a running worker).
+ * prefix, logging failed jobs, and Redis outages as one line each. Processors build their workers
+ * with this rather than @nestjs/bullmq's @Processor/WorkerHost, whose worker options are fixed when
+ * the decorator is evaluated: concurrency and lock duration here come from config (lockDuration also
+ * sets the lock renewal period at construction, so it cannot be changed on a running worker).
  */
 export function startQueueWorker<T>(
   config: AppConfig,
@@ -20,9 +25,29 @@ export function startQueueWorker<T>(
   const worker = new Worker<T>(queueName, process, {
     connection: redisConnectionOptions(config.redisUrl),
     prefix: config.redisPrefix,
+    runRetryDelay: WORKER_RUN_RETRY_DELAY_MS,
     ...options,
   });
   worker.on('failed', (job, error) => logger.warn(`${queueName} job ${job?.name} ${job?.id} failed: ${error.message}`));
-  worker.on('error', (error) => logger.error(`${queueName} worker: ${error.message}`));
+  watchBullMqOutages(worker, `${queueName} worker`, logger);
   return worker;
+}
+
+/**
+ * Closes a BullMQ queue or worker (a worker first lets its running jobs finish), waiting at most
+ * `withinMs`: closing sends QUIT, which waits for Redis forever while it is down. Past the bound its
+ * connection is dropped without waiting (a disconnect during a reconnect never settles either) and
+ * shutdown goes on; true when it closed in time.
+ */
+export async function closeWithin(target: { close(): Promise<void>; disconnect(): Promise<void> }, withinMs: number): Promise<boolean> {
+  const stop = new AbortController();
+  const closed = target.close().then(
+    () => true,
+    () => true,
+  );
+  const timedOut = sleep(withinMs, false, { signal: stop.signal }).catch(() => false);
+  const inTime = await Promise.race([closed, timedOut]);
+  stop.abort();
+  if (!inTime) target.disconnect().catch(() => undefined);
+  return inTime;
 }

@@ -1,5 +1,5 @@
 import Redis, { RedisOptions } from 'ioredis';
-import { redisConnectionOptions } from './redis-connection';
+import { REDIS_RECONNECT_MAX_MS, redisConnectionOptions, redisReconnectDelayMs } from './redis-connection';
 
 /**
  * What BullMQ's RedisConnection does with connection options: its own host/port defaults under ours,
@@ -18,6 +18,12 @@ describe('redisConnectionOptions', () => {
   it('keeps the maxRetriesPerRequest null BullMQ requires', () => {
     expect(redisConnectionOptions('redis://127.0.0.1:6379')).toMatchObject({ maxRetriesPerRequest: null });
     expect(asBullMqOpensIt('redis://127.0.0.1:6379').maxRetriesPerRequest).toBeNull();
+  });
+
+  it("reconnects quickly and then every second at most, over BullMQ's own strategy", () => {
+    expect([1, 2, 5, 10, 11, 1000].map(redisReconnectDelayMs)).toEqual([100, 200, 500, 1000, 1000, 1000]);
+    const strategy = asBullMqOpensIt('redis://127.0.0.1:6379').retryStrategy!;
+    expect(strategy(50)).toBe(REDIS_RECONNECT_MAX_MS);
   });
 
   it('lets ioredis read host, port, user, percent-encoded password and db from the URL', () => {

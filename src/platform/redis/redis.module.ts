@@ -1,13 +1,22 @@
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { redisReconnectDelayMs } from './redis-connection';
+import { watchRedisOutages } from './redis-outages';
 
 export const REDIS = Symbol('REDIS');
 
-/** Options every ioredis connection of ours shares (BullMQ requires maxRetriesPerRequest null). */
+/** The shared command connection: commands wait for a reconnect; an outage is one log line (and one when it ends). */
 export function createRedis(config: Pick<AppConfig, 'redisUrl'>): Redis {
-  return new Redis(config.redisUrl, { maxRetriesPerRequest: null, enableOfflineQueue: true, lazyConnect: false });
+  const redis = new Redis(config.redisUrl, {
+    maxRetriesPerRequest: null,
+    enableOfflineQueue: true,
+    lazyConnect: false,
+    retryStrategy: redisReconnectDelayMs,
+  });
+  watchRedisOutages(redis, 'shared', new Logger('Redis'));
+  return redis;
 }
 
 /** One shared command connection per process (health checks). Queues and the rate limiter open their own. */

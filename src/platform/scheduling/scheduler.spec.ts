@@ -130,7 +130,7 @@ describe('Scheduler', () => {
     scheduler.onApplicationBootstrap();
     await jest.advanceTimersByTimeAsync(0);
     let stopped = false;
-    const stopping = scheduler.beforeApplicationShutdown().then(() => (stopped = true));
+    const stopping = scheduler.onModuleDestroy().then(() => (stopped = true));
     await jest.advanceTimersByTimeAsync(0);
     expect(seen?.aborted).toBe(true);
     expect(stopped).toBe(false);

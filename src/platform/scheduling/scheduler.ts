@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { PeriodicTaskLock } from './periodic-task-lock';
 import { nextCheckDelayMs } from './scheduling.rules';
 
@@ -26,7 +26,7 @@ interface Loop {
  * Tasks register during module init; timers start once the application has booted and stop on shutdown.
  */
 @Injectable()
-export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class Scheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(Scheduler.name);
   private readonly loops = new Map<string, Loop>();
   private readonly stopping = new AbortController();
@@ -55,7 +55,8 @@ export class Scheduler implements OnApplicationBootstrap, BeforeApplicationShutd
     for (const loop of this.loops.values()) this.schedule(loop, 0);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  /** First thing on shutdown, while the queues and the database are still open for the run under way. */
+  async onModuleDestroy(): Promise<void> {
     await this.stop();
   }
 

@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { DelayedError, Job, Worker } from 'bullmq';
 import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { WebhookDeliveryService } from './webhook-delivery.service';
+import { CLAIM_SLACK_MS, WebhookDeliveryService } from './webhook-delivery.service';
 import { DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from '../webhook-queue.service';
-import { startQueueWorker } from '../../../platform/queue/queue-worker';
+import { closeWithin, startQueueWorker } from '../../../platform/queue/queue-worker';
 
 /**
  * Runs delivery attempts (worker only). The job lock must outlast the HTTP time-out, or a live
@@ -32,8 +32,8 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnModul
   }
 
   async onModuleDestroy(): Promise<void> {
-    // Lets running attempts finish and record while the database is still open.
-    await this.worker?.close();
+    // Lets running attempts finish and record while the database is still open, but never waits on a Redis that is down.
+    if (this.worker) await closeWithin(this.worker, this.config.webhook.timeoutMs + CLAIM_SLACK_MS);
   }
 
   private async process(job: Job<DeliveryJobData>, token?: string): Promise<void> {

@@ -4,10 +4,12 @@ import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { WebhookDispatchService } from './webhook-dispatch.service';
 import { DispatchJobData, WEBHOOK_DISPATCH_QUEUE } from '../webhook-queue.service';
-import { startQueueWorker } from '../../../platform/queue/queue-worker';
+import { closeWithin, startQueueWorker } from '../../../platform/queue/queue-worker';
 
 /** Dispatch jobs taken at once; the service coalesces them into a few transactions. */
 const DISPATCH_CONCURRENCY = 50;
+/** Shutdown waits this long for running dispatch transactions (and never for a Redis that is down). */
+const CLOSE_WITHIN_MS = 5_000;
 
 /** Fans committed events out to delivery rows (worker only). */
 @Injectable()
@@ -31,6 +33,6 @@ export class WebhookDispatchProcessor implements OnApplicationBootstrap, OnModul
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.worker?.close();
+    if (this.worker) await closeWithin(this.worker, CLOSE_WITHIN_MS);
   }
 }
