@@ -49,6 +49,10 @@ export interface AppConfig {
   };
   /** Outbound downloads (property pictures): overall time-out and byte cap per download. */
   download: { timeoutMs: number; maxBytes: number };
+  reminders: {
+    /** How often the worker fires reminders whose delayed job was lost and re-arms the ones due soon; 0 = never. */
+    sweepIntervalMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -165,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       WEBHOOK_RETENTION_INTERVAL_MS: nonNegativeInt({ default: 3_600_000 }),
       DOWNLOAD_TIMEOUT_MS: positiveInt({ default: 10000 }),
       DOWNLOAD_MAX_BYTES: positiveInt({ default: 10485760 }),
+      REMINDER_SWEEP_INTERVAL_MS: nonNegativeInt({ default: 5000 }),
     },
     { reporter: throwFirstError },
   );
@@ -223,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       retentionIntervalMs: e.WEBHOOK_RETENTION_INTERVAL_MS,
     },
     download: { timeoutMs: e.DOWNLOAD_TIMEOUT_MS, maxBytes: e.DOWNLOAD_MAX_BYTES },
+    reminders: { sweepIntervalMs: e.REMINDER_SWEEP_INTERVAL_MS },
   });
 }
 

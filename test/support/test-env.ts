@@ -63,6 +63,9 @@ export function testEnvironment(runId: string): Record<string, string> {
     RATE_LIMIT_FAILED_AUTH_PER_SECOND: '1000',
     RATE_LIMIT_FAILED_AUTH_BURST: '100000',
     WEBHOOK_RETRY_BASE_MS: '200',
+    // The reminders' sweep scans every account of the shared database: off unless a file turns it on
+    // (on a database of its own) or calls the sweep scoped to its accounts.
+    REMINDER_SWEEP_INTERVAL_MS: '0',
     WEBHOOK_TIMEOUT_MS: '2000',
     BLOB_STORAGE_DIR: `${tmpdir()}/property-ops-test-${runId}/blobs`,
   };

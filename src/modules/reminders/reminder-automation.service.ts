@@ -3,6 +3,7 @@ import { Tx } from '../../platform/database/unit-of-work';
 import { newId } from '../../platform/ids/ids';
 import { EventsService } from '../events/events.service';
 import { ReminderEntity } from './reminder.entity';
+import { ReminderQueue } from './reminder-queue.service';
 import { ReminderResponse, toReminderResponse } from './reminder.response';
 import { AutomationBooking, automaticReminderFor } from './reminder.rules';
 import { RemindersRepository } from './reminders.repository';
@@ -19,6 +20,7 @@ export class ReminderAutomation {
   constructor(
     private readonly repository: RemindersRepository,
     private readonly events: EventsService,
+    private readonly queue: ReminderQueue,
   ) {}
 
   /** A new booking's turnover reminder (the caller skips this when the property disables the automation). */
@@ -28,6 +30,7 @@ export class ReminderAutomation {
       accountId: tx.ctx.accountId,
       ...automaticReminderFor(booking),
     });
+    this.queue.armAfterCommit(tx, reminder);
     return this.publish(tx, 'reminder.create', reminder);
   }
 
@@ -36,6 +39,8 @@ export class ReminderAutomation {
     const reminder = await this.repository.lockAutomatic(tx.manager, tx.ctx.accountId, booking.sourceBookingId);
     if (!reminder || reminder.date.getTime() === booking.endDate.getTime()) return;
     const moved = await this.repository.reschedule(tx.manager, tx.ctx.accountId, reminder.id, booking.endDate);
+    // A job for the new date; the old date's job, if it is still waiting, will find nothing due.
+    this.queue.armAfterCommit(tx, moved);
     await this.publish(tx, 'reminder.update', moved);
   }
 

@@ -125,6 +125,50 @@ export class RemindersRepository {
     return toEntity(returnedRows<ReminderRow>(result)[0]);
   }
 
+  /**
+   * Fires a due reminder: sets fired_at if it is still unset and the date has come, in one statement, so
+   * of every path trying at once (its job, a retry, the sweep of any worker) exactly one gets the row.
+   */
+  async claimDue(manager: EntityManager, accountId: string, id: string): Promise<ReminderEntity | undefined> {
+    const result: unknown = await manager.query(
+      `UPDATE reminders SET fired_at = now()
+        WHERE account_id = $1 AND id = $2 AND fired_at IS NULL AND date <= now()
+        RETURNING ${COLUMNS}`,
+      [accountId, id],
+    );
+    const [row] = returnedRows<ReminderRow>(result);
+    return row ? toEntity(row) : undefined;
+  }
+
+  /** Why a reminder was not claimed: gone, already fired, or not due yet (by the database's clock). */
+  async dueState(manager: EntityManager, accountId: string, id: string): Promise<{ fired: boolean; dueInMs: number } | undefined> {
+    const [row]: Array<{ fired: boolean; due_in_ms: number }> = await manager.query(
+      `SELECT fired_at IS NOT NULL AS fired, EXTRACT(EPOCH FROM date - now())::float8 * 1000 AS due_in_ms
+         FROM reminders WHERE account_id = $1 AND id = $2`,
+      [accountId, id],
+    );
+    return row ? { fired: row.fired, dueInMs: row.due_in_ms } : undefined;
+  }
+
+  /**
+   * The sweep: unfired reminders of every account (or of some) dated up to `horizonMs` from now, oldest
+   * first, with how overdue each is (negative: still to come). Index reminders_unfired_date_idx.
+   */
+  async unfiredUntil(
+    horizonMs: number,
+    limit: number,
+    accountIds?: string[],
+  ): Promise<Array<{ accountId: string; id: string; date: Date; overdueMs: number }>> {
+    const rows: Array<{ account_id: string; id: string; date: Date; overdue_ms: number }> = await this.dataSource.query(
+      `SELECT account_id, id, date, EXTRACT(EPOCH FROM now() - date)::float8 * 1000 AS overdue_ms FROM reminders
+        WHERE fired_at IS NULL AND date <= now() + make_interval(secs => $1::float8 / 1000)
+          AND ($3::text[] IS NULL OR account_id = ANY($3::text[]))
+        ORDER BY date LIMIT $2`,
+      [horizonMs, limit, accountIds ?? null],
+    );
+    return rows.map((row) => ({ accountId: row.account_id, id: row.id, date: row.date, overdueMs: row.overdue_ms }));
+  }
+
   async delete(manager: EntityManager, accountId: string, id: string): Promise<void> {
     await manager.query(`DELETE FROM reminders WHERE account_id = $1 AND id = $2`, [accountId, id]);
   }

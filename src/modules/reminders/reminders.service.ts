@@ -13,6 +13,7 @@ import { PropertyResolver } from '../properties/property-resolver.service';
 import { CreateReminderDto } from './dto/create-reminder.dto';
 import { ListRemindersQueryDto } from './dto/list-reminders.dto';
 import { ReminderEntity } from './reminder.entity';
+import { ReminderQueue } from './reminder-queue.service';
 import { ReminderResponse, toReminderResponse } from './reminder.response';
 import { assertChecklistsOfProperty, storedJobRequestSettings } from './reminder.rules';
 import { ReminderListFilter, RemindersRepository } from './reminders.repository';
@@ -30,6 +31,7 @@ export class RemindersService {
     private readonly checklists: ChecklistsService,
     private readonly events: EventsService,
     private readonly cursors: CursorCodec,
+    private readonly queue: ReminderQueue,
   ) {}
 
   async create(ctx: RequestContext, dto: CreateReminderDto): Promise<ReminderResponse> {
@@ -54,6 +56,7 @@ export class RemindersService {
         jobRequestSettings,
         automatic: false,
       });
+      this.queue.armAfterCommit(tx, reminder);
       return this.publish(tx, 'reminder.create', reminder);
     });
   }

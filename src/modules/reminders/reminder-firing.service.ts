@@ -1,0 +1,84 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { RequestContext } from '../../platform/context/request-context';
+import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { EventsService } from '../events/events.service';
+import { toReminderResponse } from './reminder.response';
+import { DUE_GRACE_MS, rearmHorizonMs } from './reminder-due.rules';
+import { ReminderQueue } from './reminder-queue.service';
+import { RemindersRepository } from './reminders.repository';
+
+/** What one attempt to fire a reminder found. */
+export type FireOutcome =
+  | { kind: 'fired' }
+  | { kind: 'notDue'; dueInMs: number }
+  /** Fired before (by another path) or deleted: nothing to do, ever. */
+  | { kind: 'done' };
+
+const SWEEP_BATCH = 500;
+const MAX_BATCHES_PER_RUN = 20;
+
+/**
+ * Fires reminders (worker only): `reminder.due` exactly once per reminder (and date). The fired_at flag
+ * is claimed and the event written in one transaction, so whichever path claims first (the delayed
+ * job, its retry, the sweep of any worker) emits it, and every other path finds it done.
+ */
+@Injectable()
+export class ReminderFiringService {
+  private readonly logger = new Logger(ReminderFiringService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly uow: UnitOfWork,
+    private readonly repository: RemindersRepository,
+    private readonly events: EventsService,
+    private readonly queue: ReminderQueue,
+  ) {}
+
+  async fire(accountId: string, reminderId: string): Promise<FireOutcome> {
+    return this.uow.run(dueContext(accountId, reminderId), async (tx) => {
+      const reminder = await this.repository.claimDue(tx.manager, accountId, reminderId);
+      if (reminder) {
+        await this.events.publish(tx, 'reminder.due', [toReminderResponse(reminder)]);
+        return { kind: 'fired' };
+      }
+      const state = await this.repository.dueState(tx.manager, accountId, reminderId);
+      return state && !state.fired ? { kind: 'notDue', dueInMs: Math.max(1, state.dueInMs) } : { kind: 'done' };
+    });
+  }
+
+  /**
+   * The safety net (periodic, and callable with a scope of accounts): fires the reminders overdue by
+   * more than DUE_GRACE_MS (their job was lost: Redis lost its data, the worker was down past the
+   * job's attempts, enqueueing failed) and re-arms the jobs of those due within the next sweeps (a job
+   * still there makes that a no-op), so after Redis loses its data they still fire on time.
+   */
+  async sweep(scope: { accountIds?: string[]; signal?: AbortSignal } = {}): Promise<{ fired: number; rearmed: number }> {
+    let fired = 0;
+    let rearmed = 0;
+    for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !scope.signal?.aborted; batch++) {
+      const rows = await this.repository.unfiredUntil(rearmHorizonMs(this.config.reminders.sweepIntervalMs), SWEEP_BATCH, scope.accountIds);
+      const overdue = rows.filter((row) => row.overdueMs > DUE_GRACE_MS);
+      const upcoming = rows.filter((row) => row.overdueMs <= DUE_GRACE_MS);
+      // Overdue ones first: firing needs only the database, whatever state Redis is in.
+      for (const row of overdue) {
+        if ((await this.fire(row.accountId, row.id)).kind === 'fired') fired++;
+      }
+      await this.queue.arm(upcoming);
+      rearmed += upcoming.length;
+      // Only overdue rows leave the result once handled: stop when a batch had room to spare.
+      if (rows.length < SWEEP_BATCH || overdue.length === 0) break;
+    }
+    if (fired > 0) this.logger.log(`reminder sweep: fired ${fired} overdue reminder(s) whose job was lost`);
+    return { fired, rearmed };
+  }
+}
+
+/**
+ * A time-triggered event has no request: its envelope's apiRequestId and clientRequestId are
+ * `due_<reminderId>` (docs/events.md).
+ */
+function dueContext(accountId: string, reminderId: string): RequestContext {
+  return { accountId, requestId: `due_${reminderId}`, clientRequestId: `due_${reminderId}` };
+}

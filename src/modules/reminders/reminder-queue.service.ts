@@ -1,0 +1,74 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { Tx } from '../../platform/database/unit-of-work';
+import { dueDelayMs, dueJobId } from './reminder-due.rules';
+
+export const REMINDER_DUE_QUEUE = 'reminder-due';
+
+/** Job data: the reminder to fire and the date the job was armed for. */
+export interface ReminderDueJobData {
+  accountId: string;
+  reminderId: string;
+  date: string;
+}
+
+export interface ArmedReminder {
+  accountId: string;
+  id: string;
+  date: Date;
+}
+
+/**
+ * A failing job (database briefly down) is tried again a few times; finished jobs are removed. The
+ * job is only the fast path: the database's fired_at flag decides, and the sweep fires what a lost or
+ * failed job left behind.
+ */
+const ARM_TIMEOUT_MS = 2_000;
+
+const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: { type: 'exponential', delay: 1000 } } as const;
+
+/**
+ * Producer side of the reminders' firing (API and worker): one delayed job per reminder and date.
+ * Adding a job whose id exists is a no-op, so re-arming is idempotent.
+ */
+@Injectable()
+export class ReminderQueue {
+  private readonly logger = new Logger(ReminderQueue.name);
+
+  constructor(@InjectQueue(REMINDER_DUE_QUEUE) private readonly queue: Queue<ReminderDueJobData>) {}
+
+  /** Arms the reminder's job once the transaction that wrote it has committed (never before). */
+  armAfterCommit(tx: Tx, reminder: ArmedReminder): void {
+    tx.afterCommit(() => this.arm([reminder]));
+  }
+
+  /**
+   * Never throws, and gives up waiting after ARM_TIMEOUT_MS (with Redis unreachable, BullMQ's commands
+   * wait for it to come back; the sweep must not): a job that could not be added is the sweep's, which
+   * fires the reminder late rather than never. An add that completes later is harmless (same job id).
+   */
+  async arm(reminders: ArmedReminder[]): Promise<void> {
+    if (reminders.length === 0) return;
+    const now = Date.now();
+    const adding = this.queue.addBulk(
+      reminders.map((reminder) => ({
+        name: 'due',
+        data: { accountId: reminder.accountId, reminderId: reminder.id, date: reminder.date.toISOString() },
+        opts: { jobId: dueJobId(reminder.id, reminder.date), delay: dueDelayMs(reminder.date, now) || undefined, ...JOB_OPTIONS },
+      })),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ARM_TIMEOUT_MS} ms`)), ARM_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([adding, timeout]);
+    } catch (error) {
+      adding.catch(() => undefined);
+      this.logger.warn(`arming ${reminders.length} reminder job(s) failed (the sweep will fire them): ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
