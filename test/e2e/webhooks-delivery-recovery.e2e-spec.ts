@@ -16,7 +16,7 @@ import { Scheduler } from '../../src/platform/scheduling/scheduler';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { dropRedisPrefix } from '../support/test-env';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
-import { sleep, waitUntil } from '../support/wait';
+import { waitUntil } from '../support/wait';
 import { deliveriesOf, publishEvent, subscribe, waitForFinalDeliveries } from '../support/webhooks';
 import { subscriptionRow } from '../support/webhooks-api';
 import { startWorker, TestWorker } from '../support/worker';
@@ -101,7 +101,9 @@ describe('webhook delivery recovery', () => {
     const scope = { accountIds: [account.accountId] };
     // Younger than the 2 s grace: left to the fast path.
     expect(await sweeper.sweep(scope)).toEqual({ events: 0, deliveriesCreated: 0, lostAttempts: 0, reenqueued: 0 });
-    await sleep(2_100);
+    // Both three seconds older (the subscription still predates the event): past the grace.
+    await db.query(`UPDATE events SET created_at = created_at - interval '3 seconds' WHERE id = $1`, [eventId]);
+    await db.query(`UPDATE webhook_subscriptions SET created_at = created_at - interval '3 seconds' WHERE id = $1`, [sub.id]);
     expect(await sweeper.sweep(scope)).toEqual({ events: 1, deliveriesCreated: 1, lostAttempts: 0, reenqueued: 0 });
     const [request] = await r.waitFor(1, 5_000);
     expect(JSON.parse(request.rawBody)).toMatchObject({
@@ -130,9 +132,8 @@ describe('webhook delivery recovery', () => {
     await r.waitFor(1, 5_000, (q) => q.headers['webhook-id'] === lostId);
     const rows = await waitForFinalDeliveries(api, sub.id, 2);
     expect(rows.map((row) => row.status)).toEqual(['delivered', 'delivered']);
-    // More sweeps find nothing to do: nothing is sent twice.
+    // More sweeps find nothing to do: nothing is sent twice (both final, each attempt received before it was recorded).
     expect(await sweeper.sweep(scope)).toEqual({ events: 0, deliveriesCreated: 0, lostAttempts: 0, reenqueued: 0 });
-    await sleep(300);
     expect(r.requests).toHaveLength(2);
   });
 
@@ -148,7 +149,13 @@ describe('webhook delivery recovery', () => {
     await worker.close();
     worker = undefined;
 
-    await sleep(1800); // the retry came due while no worker ran
+    // The retry comes due while no worker runs.
+    await waitUntil(
+      async () =>
+        (await db.query(`SELECT next_retry_at < now() AS due FROM webhook_deliveries WHERE subscription_id = $1`, [sub.id]))[0].due,
+      10_000,
+      'the retry to come due',
+    );
     expect(r.requests).toHaveLength(1);
     worker = await startWorker(slowRetry);
     const requests = await r.waitFor(2, 8_000);
@@ -156,7 +163,6 @@ describe('webhook delivery recovery', () => {
     expect(requests[1].headers['webhook-id']).toBe(requests[0].headers['webhook-id']);
     const [row] = await waitForFinalDeliveries(api, sub.id, 1);
     expect(row).toMatchObject({ status: 'delivered', attemptCount: 2 });
-    await sleep(700);
     expect(r.requests).toHaveLength(2);
   });
 

@@ -7,7 +7,7 @@ import { Scheduler } from '../../src/platform/scheduling/scheduler';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { validProperty } from '../support/properties';
 import { dropRedisPrefix } from '../support/test-env';
-import { sleep, waitUntil } from '../support/wait';
+import { waitUntil } from '../support/wait';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { deliveriesOf, publishEvent, subscribe, subscriptionOf, verifyWithLibrary, waitForFinalDeliveries } from '../support/webhooks';
 import { subscriptionRow } from '../support/webhooks-api';
@@ -41,6 +41,18 @@ describe('webhook delivery', () => {
     const r = await startReceiver();
     receivers.push(r);
     return r;
+  }
+
+  /** Until the event is dispatched (its delivery rows, if any, exist). */
+  function waitForDispatch(eventId: string) {
+    return waitUntil(
+      async () => {
+        const [row] = await t.app.get(DataSource).query(`SELECT dispatched_at FROM events WHERE id = $1`, [eventId]);
+        return row?.dispatched_at !== null;
+      },
+      10_000,
+      `event ${eventId} dispatched`,
+    );
   }
 
   beforeAll(async () => {
@@ -87,7 +99,9 @@ describe('webhook delivery', () => {
     expect(request.headers['webhook-max-retries']).toBe('5');
     const timestamp = Number(request.headers['webhook-timestamp']);
     expect(String(timestamp)).toBe(request.headers['webhook-timestamp']);
-    expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(5);
+    // Signed between the publish and the arrival (unix seconds).
+    expect(timestamp).toBeGreaterThanOrEqual(Math.floor(before / 1000));
+    expect(timestamp).toBeLessThanOrEqual(Math.ceil(request.receivedAt.getTime() / 1000));
     expect(request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
 
     const body = JSON.parse(request.rawBody);
@@ -108,8 +122,6 @@ describe('webhook delivery', () => {
       .update(`${request.headers['webhook-id']}.${timestamp}.${request.rawBody}`)
       .digest('base64');
     expect(request.headers['webhook-signature']).toBe(`v1,${byHand}`);
-    // Commit → delivery is quick (the fast path, not the sweep).
-    expect(request.receivedAt.getTime() - before).toBeLessThan(1500);
 
     const [row] = await waitForFinalDeliveries(api, sub.id, 1);
     expect(row).toMatchObject({
@@ -192,7 +204,7 @@ describe('webhook delivery', () => {
       [503, '', 'non-2xx response (HTTP 503)'],
       [200, 'ok', null],
     ]);
-    await sleep(300);
+    // Final: each attempt reached the receiver before it was recorded, and none can follow.
     expect(r.requests).toHaveLength(3);
   });
 
@@ -206,7 +218,6 @@ describe('webhook delivery', () => {
     expect(row.attemptCount).toBe(2);
     expect(row.attempts[0]).toMatchObject({ responseCode: null, responseSnippet: null, errorMessage: 'timed out after 1000 ms' });
     expect(row.attempts[0].durationMs).toBeGreaterThanOrEqual(990);
-    expect(row.attempts[0].durationMs).toBeLessThan(1500);
     expect(row.attempts[1]).toMatchObject({ responseCode: 200, errorMessage: null });
   });
 
@@ -228,8 +239,6 @@ describe('webhook delivery', () => {
       });
     }
     expect(r.requests.map((q) => q.headers['webhook-max-retries'])).toEqual(['2', '2', '2']);
-    await sleep(500);
-    expect(r.requests).toHaveLength(3);
   });
 
   it('does not follow redirects: a 3xx is a failed attempt', async () => {
@@ -240,7 +249,7 @@ describe('webhook delivery', () => {
     const [row] = await waitForFinalDeliveries(api, sub.id, 1);
     expect(row.status).toBe('failed_permanent');
     expect(row.attempts[0]).toMatchObject({ responseCode: 301, errorMessage: `redirect not followed (HTTP 301 to ${r.url}/target)` });
-    await sleep(200);
+    // A followed redirect would have reached /target within the attempt, before it was recorded.
     expect(r.requests.map((q) => q.path)).toEqual(['/moved']);
   });
 
@@ -276,12 +285,12 @@ describe('webhook delivery', () => {
     const disabled = await subscriptionOf(api, sub.id);
     expect(disabled).toMatchObject({ enabled: false, disabledReason: 'auto_disabled_after_repeated_delivery_failures' });
 
-    // Disabled: new events are not delivered.
+    // Disabled: new events are not delivered (dispatched, and no delivery row for this subscription).
     const seen = r.requests.length;
-    await publishEvent(t, account.accountId, 'property.create');
-    await sleep(500);
-    expect(r.requests).toHaveLength(seen);
+    const missed = await publishEvent(t, account.accountId, 'property.create');
+    await waitForDispatch(missed.id);
     expect(await deliveriesOf(api, sub.id)).toHaveLength(30);
+    expect(r.requests).toHaveLength(seen);
 
     // Re-enabled: reason cleared, deliveries flow again.
     healthy = true;
@@ -327,8 +336,19 @@ describe('webhook delivery', () => {
     for (const name of ['property.create', 'jobRequest.completed', 'jobRequest.canceled', 'checklist.update'])
       await publishEvent(t, own.accountId, name);
 
-    await all.waitFor(4);
-    await sleep(400);
+    // Every event dispatched and every delivery of the account final: nothing more can arrive.
+    await waitUntil(
+      async () => {
+        const [row] = await t.app.get(DataSource).query(
+          `SELECT (SELECT count(*) FROM events WHERE account_id = $1 AND dispatched_at IS NULL)::int
+                + (SELECT count(*) FROM webhook_deliveries WHERE account_id = $1 AND status = 'pending')::int AS open`,
+          [own.accountId],
+        );
+        return row.open === 0;
+      },
+      10_000,
+      'the account settled',
+    );
     const names = (rcv: WebhookReceiver) => rcv.requests.map((q) => JSON.parse(q.rawBody).eventName).sort();
     expect(names(all)).toEqual(['checklist.update', 'jobRequest.canceled', 'jobRequest.completed', 'property.create']);
     expect(names(exact)).toEqual(['property.create']);
@@ -340,30 +360,48 @@ describe('webhook delivery', () => {
   });
 
   it('keeps at most WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION requests in flight per subscription; a slow one does not hold up others', async () => {
-    const slow = await receiver();
-    let inFlight = 0;
-    let peak = 0;
-    slow.respondWith(async () => {
-      inFlight++;
-      peak = Math.max(peak, inFlight);
-      await sleep(600);
-      inFlight--;
-      return { status: 200 };
-    });
-    const fast = await receiver();
-    const busy = await subscribe(api, `${slow.url}/busy`);
-    const other = await subscribe(api, `${fast.url}/other`);
-    for (let i = 0; i < 8; i++) await publishEvent(t, account.accountId, 'property.create');
-    // Jobs beyond what may wait in memory for the slow receiver are parked in the queue (delayed), not in worker slots.
-    const deliveryQueue = worker.ctx.get<Queue>(getQueueToken(WEBHOOK_DELIVERY_QUEUE));
-    await waitUntil(async () => (await deliveryQueue.getDelayedCount()) > 0, 5_000, 'a parked delivery job');
-    await waitForFinalDeliveries(api, other.id, 8);
-    expect((await deliveriesOf(api, busy.id)).filter((row) => row.status === 'delivered').length).toBeLessThan(8);
-    const rows = await waitForFinalDeliveries(api, busy.id, 8, 20_000);
-    expect(peak).toBe(2);
-    // Parking never used up an attempt.
-    expect(rows.every((row) => row.status === 'delivered' && row.attemptCount === 1)).toBe(true);
-    expect(slow.requests).toHaveLength(8);
+    // An app and worker of the test's own, whose time-out outlasts a receiver that holds its answers.
+    const env = { ...ENV, REDIS_PREFIX: `${ENV.REDIS_PREFIX}-concurrency`, WEBHOOK_TIMEOUT_MS: '30000' };
+    const app = await startApp(env);
+    const own = await startWorker(env);
+    try {
+      const owner = await createAccount(app);
+      const client = clientFor(app, owner);
+      const slow = await receiver();
+      let inFlight = 0;
+      let peak = 0;
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      slow.respondWith(async () => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await held;
+        inFlight--;
+        return { status: 200 };
+      });
+      const fast = await receiver();
+      const busy = await subscribe(client, `${slow.url}/busy`);
+      const other = await subscribe(client, `${fast.url}/other`);
+      for (let i = 0; i < 8; i++) await publishEvent(app, owner.accountId, 'property.create');
+      // The slow receiver holds every answer until the other subscription has all of its deliveries.
+      await slow.waitFor(2);
+      // Jobs beyond what may wait in memory for the slow receiver are parked in the queue (delayed), not in worker slots.
+      const deliveryQueue = own.ctx.get<Queue>(getQueueToken(WEBHOOK_DELIVERY_QUEUE));
+      await waitUntil(async () => (await deliveryQueue.getDelayedCount()) > 0, 5_000, 'a parked delivery job');
+      await waitForFinalDeliveries(client, other.id, 8);
+      expect((await deliveriesOf(client, busy.id)).filter((row) => row.status === 'delivered')).toHaveLength(0);
+      expect(inFlight).toBe(2);
+      release();
+      const rows = await waitForFinalDeliveries(client, busy.id, 8, 20_000);
+      expect(peak).toBe(2);
+      // Parking never used up an attempt.
+      expect(rows.every((row) => row.status === 'delivered' && row.attemptCount === 1)).toBe(true);
+      expect(slow.requests).toHaveLength(8);
+    } finally {
+      await own.close();
+      await app.close();
+      await dropRedisPrefix(app.config.redisUrl, env.REDIS_PREFIX);
+    }
   });
 
   it('stops pending retries when the subscription is disabled (not counted) or deleted', async () => {
@@ -386,7 +424,17 @@ describe('webhook delivery', () => {
     await r2.waitFor(2);
     await api.delete(`/v1/webhooks/${sub2.id}`).expect(204);
     const seen = r2.requests.length;
-    await sleep(1200); // retries 2.. would have come at +200, +400, +800 ms
+    // Every job of the deleted delivery ran (and dropped itself): nothing more can be sent.
+    const deliveryId = String(r2.requests[0].headers['webhook-id']);
+    const deliveryQueue = worker.ctx.get<Queue>(getQueueToken(WEBHOOK_DELIVERY_QUEUE));
+    await waitUntil(
+      async () => {
+        const jobs = await deliveryQueue.getJobs(['active', 'wait', 'delayed', 'prioritized', 'paused']);
+        return !jobs.some((job) => job?.id?.startsWith(`${deliveryId}.`));
+      },
+      10_000,
+      'every job of the deleted delivery to run',
+    );
     expect(r2.requests.length).toBeLessThanOrEqual(seen + 1); // at most the attempt already in flight
   });
 });
