@@ -19,6 +19,7 @@ import { RateLimiter } from './platform/http/rate-limit.service';
 import { StrictRequestGuard } from './platform/http/strict-request.guard';
 import { StrictValidationPipe } from './platform/http/strict-validation.pipe';
 import { PlatformModule } from './platform/platform.module';
+import { OpenApiModule } from './openapi/openapi.module';
 
 /**
  * The API process. Every request passes: request id → (request log, unless silent) → JSON
@@ -43,6 +44,7 @@ export class AppModule implements NestModule {
         ...(config.testHelpersEnabled ? [JobRequestTestHelpersModule] : []),
         RemindersModule,
         WebhooksModule,
+        OpenApiModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },

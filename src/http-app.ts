@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/config';
+import { OpenApiModule } from './openapi/openapi.module';
 import { answerClientErrorsWithProblems } from './platform/http/client-error';
 
 /** Root that adds modules beside AppModule (tests mount probe controllers this way). */
@@ -22,6 +23,7 @@ export async function createHttpApp(config: AppConfig, extraModules: Array<Type 
   // Which X-Forwarded-For hops name the client (req.ip): failed authentications are limited per client address.
   app.set('trust proxy', config.trustProxy);
   app.enableShutdownHooks();
+  OpenApiModule.serveReference(app);
   answerClientErrorsWithProblems(app.getHttpServer(), config.errorsBaseUrl);
   return app;
 }

@@ -89,7 +89,10 @@ export class MultipartProblemsInterceptor implements NestInterceptor {
   }
 }
 
-/** The handler takes JSON or multipart/form-data whose file part is `field` (multer's FileInterceptor). */
+/**
+ * The handler takes JSON or multipart/form-data whose file part is `field` (multer's FileInterceptor).
+ * ACCEPTS_MULTIPART holds the part's name (truthy), which the OpenAPI document reads.
+ */
 export function MultipartFile(field: string): MethodDecorator {
-  return applyDecorators(SetMetadata(ACCEPTS_MULTIPART, true), UseInterceptors(MultipartProblemsInterceptor, FileInterceptor(field)));
+  return applyDecorators(SetMetadata(ACCEPTS_MULTIPART, field), UseInterceptors(MultipartProblemsInterceptor, FileInterceptor(field)));
 }

@@ -109,6 +109,7 @@ export function IsStringOrStringArray(limits: StringOrStringArrayLimits, options
     (value) => fits(value) || (Array.isArray(value) && value.length >= 1 && value.length <= limits.maxItems && value.every(fits)),
     `$property must be a string of at most ${limits.maxLength} characters, or an array of 1-${limits.maxItems} such strings`,
     options,
+    [limits],
   );
 }
 
@@ -121,12 +122,20 @@ export function OptionalNotNull(): PropertyDecorator {
   return ValidateIf((_object: object, value: unknown) => value !== undefined);
 }
 
-function simple(name: string, test: (value: unknown) => boolean, message: string, options?: ValidationOptions): PropertyDecorator {
+/** `constraints` are not used by the check; they let the OpenAPI document (src/openapi) state the limits. */
+function simple(
+  name: string,
+  test: (value: unknown) => boolean,
+  message: string,
+  options?: ValidationOptions,
+  constraints?: unknown[],
+): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
     registerDecorator({
       name,
       target: target.constructor,
       propertyName: propertyName as string,
+      constraints,
       options: { message, ...options },
       validator: { validate: (value: unknown, _args?: ValidationArguments) => test(value) },
     });

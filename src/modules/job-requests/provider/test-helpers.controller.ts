@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { RequestContext } from '../../../platform/context/request-context';
 import { Ctx } from '../../../platform/http/request-context';
 import { CommentsService } from '../chat/comments.service';
@@ -10,8 +11,10 @@ import { JobLifecycleService } from './job-lifecycle.service';
  * Stripe-style test helpers: drive the provider side of a job (what the providers' apps do in
  * production) through the real state machine. Mounted only when TEST_HELPERS_ENABLED=true (never in
  * production); authenticated and account-scoped like every route. Each transition answers the
- * rebuilt snapshot; an impossible one is a 409 invalidState.
+ * rebuilt snapshot; an impossible one is a 409 invalidState. Not part of the API the OpenAPI
+ * document describes (docs/job-requests.md documents them).
  */
+@ApiExcludeController()
 @Controller('v1/testHelpers/jobRequests/:jobRequestId')
 export class JobRequestTestHelpersController {
   constructor(
