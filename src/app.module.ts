@@ -20,6 +20,7 @@ import { StrictRequestGuard } from './platform/http/strict-request.guard';
 import { StrictValidationPipe } from './platform/http/strict-validation.pipe';
 import { PlatformModule } from './platform/platform.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { QueueDashboardModule } from './admin/queue-dashboard.module';
 
 /**
  * The API process. Every request passes: request id → (request log, unless silent) → JSON
@@ -45,6 +46,7 @@ export class AppModule implements NestModule {
         RemindersModule,
         WebhooksModule,
         OpenApiModule,
+        ...(config.ops.admin ? [QueueDashboardModule.forRoot(config.ops.admin)] : []),
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },

@@ -3,7 +3,9 @@ import { INestApplicationContext, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { AppConfig, loadConfigOrExit } from './config/config';
+import { startWorkerMetricsServer } from './worker-metrics';
 import { WorkerModule } from './worker.module';
+import type { Server } from 'node:http';
 
 /**
  * How long a stopping worker may take: its attempts in flight finish and record (up to
@@ -19,14 +21,24 @@ async function bootstrap(): Promise<void> {
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
   const logger = new NestLogger('Worker');
+  const port = config.ops.workerMetricsPort;
+  const metricsServer = port ? await startWorkerMetricsServer(app, config, port) : undefined;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => void shutdown(app, logger, signal, shutdownTimeoutMs(config)));
+    process.once(signal, () => void shutdown(app, logger, signal, shutdownTimeoutMs(config), metricsServer));
   }
-  logger.log('worker started');
+  logger.log({ metricsPort: port }, 'worker started');
 }
 
-async function shutdown(app: INestApplicationContext, logger: NestLogger, signal: string, timeoutMs: number): Promise<void> {
+async function shutdown(
+  app: INestApplicationContext,
+  logger: NestLogger,
+  signal: string,
+  timeoutMs: number,
+  metricsServer?: Server,
+): Promise<void> {
   logger.log({ signal }, 'worker stopping');
+  metricsServer?.close();
+  metricsServer?.closeAllConnections();
   const deadline = setTimeout(() => {
     logger.error({ signal, timeoutMs }, 'worker shutdown took too long: exiting with work unfinished');
     process.exit(1);

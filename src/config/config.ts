@@ -53,6 +53,17 @@ export interface AppConfig {
     /** How often the worker fires reminders whose delayed job was lost and re-arms the ones due soon; 0 = never. */
     sweepIntervalMs: number;
   };
+  /** Operations: Prometheus metrics, the queue dashboard, graceful shutdown (docs/operations.md). */
+  ops: {
+    /** Bearer token of GET /metrics (API and worker); null leaves the API's /metrics unmounted. */
+    metricsToken: string | null;
+    /** Port of the worker's metrics server; null runs none. */
+    workerMetricsPort: number | null;
+    /** Basic-auth credentials of Bull Board at /admin/queues; null leaves it unmounted. */
+    admin: { user: string; password: string } | null;
+    /** How long a stopping API lets requests in flight finish before cutting them. */
+    shutdownTimeoutMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -170,6 +181,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       DOWNLOAD_TIMEOUT_MS: positiveInt({ default: 10000 }),
       DOWNLOAD_MAX_BYTES: positiveInt({ default: 10485760 }),
       REMINDER_SWEEP_INTERVAL_MS: nonNegativeInt({ default: 5000 }),
+      METRICS_TOKEN: str({ default: '' }),
+      WORKER_METRICS_PORT: nonNegativeInt({ default: 0 }),
+      ADMIN_USER: str({ default: '' }),
+      ADMIN_PASSWORD: str({ default: '' }),
+      SHUTDOWN_TIMEOUT_MS: positiveInt({ default: 10000 }),
     },
     { reporter: throwFirstError },
   );
@@ -194,6 +210,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       `RATE_LIMIT_FAILED_AUTH_BURST: must be at least RATE_LIMIT_FAILED_AUTH_PER_SECOND (${e.RATE_LIMIT_FAILED_AUTH_PER_SECOND}), got ${e.RATE_LIMIT_FAILED_AUTH_BURST}`,
     );
   }
+
+  if (e.METRICS_TOKEN !== '' && e.METRICS_TOKEN.length < 16) {
+    throw new ConfigError('METRICS_TOKEN: must be at least 16 characters when set');
+  }
+  if ((e.ADMIN_USER === '') !== (e.ADMIN_PASSWORD === '')) {
+    throw new ConfigError('ADMIN_PASSWORD: ADMIN_USER and ADMIN_PASSWORD must be set together (or neither)');
+  }
+  if (e.ADMIN_PASSWORD !== '' && e.ADMIN_PASSWORD.length < 12) {
+    throw new ConfigError('ADMIN_PASSWORD: must be at least 12 characters');
+  }
+  if (e.WORKER_METRICS_PORT > 65535)
+    throw new ConfigError(`WORKER_METRICS_PORT: must be a port (1-65535) or 0, got ${e.WORKER_METRICS_PORT}`);
 
   return Object.freeze({
     nodeEnv: e.NODE_ENV as AppConfig['nodeEnv'],
@@ -229,6 +257,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     download: { timeoutMs: e.DOWNLOAD_TIMEOUT_MS, maxBytes: e.DOWNLOAD_MAX_BYTES },
     reminders: { sweepIntervalMs: e.REMINDER_SWEEP_INTERVAL_MS },
+    ops: {
+      metricsToken: e.METRICS_TOKEN || null,
+      workerMetricsPort: e.WORKER_METRICS_PORT || null,
+      admin: e.ADMIN_USER ? { user: e.ADMIN_USER, password: e.ADMIN_PASSWORD } : null,
+      shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    },
   });
 }
 

@@ -6,7 +6,7 @@ import type { ApiRequest } from './http/request-context';
 
 /**
  * Structured JSON logs (pino): one line per request with request id, account id,
- * route, status and duration. Keys, secrets and signatures never reach a log:
+ * route (template), status and duration. Keys, secrets and signatures never reach a log:
  * request headers are not logged at all, and bodies never are. With LOG_LEVEL=silent the
  * request logger is not mounted at all (it would still build a child logger per request);
  * RequestIdMiddleware assigns request ids either way.
@@ -18,7 +18,11 @@ export function loggerParams(config: AppConfig, processName: 'api' | 'worker' | 
       base: { process: processName, version: config.version },
       genReqId: (req: IncomingMessage, res: ServerResponse) => assignRequestId(req, res),
       customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
-      customProps: (req: IncomingMessage) => ({ accountId: (req as ApiRequest).caller?.accountId }),
+      // Read when the line is written (after routing and auth): the account and the route template.
+      customProps: (req: IncomingMessage) => ({
+        accountId: (req as ApiRequest).caller?.accountId,
+        route: ((req as ApiRequest).route as { path?: string } | undefined)?.path,
+      }),
       serializers: {
         req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
         res: (res: { statusCode: number }) => ({ status: res.statusCode }),

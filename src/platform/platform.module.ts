@@ -8,6 +8,7 @@ import { dataSourceOptions } from '../database/data-source';
 import { PlatformDatabaseModule } from './database/platform-database.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { loggerParams } from './logging';
+import { MetricsModule } from './metrics/metrics.module';
 import { PaginationModule } from './pagination/pagination.module';
 import { redisConnectionOptions } from './redis/redis-connection';
 import { RedisModule } from './redis/redis.module';
@@ -27,6 +28,7 @@ export class PlatformModule {
         PaginationModule,
         IdempotencyModule,
         PlatformDatabaseModule,
+        MetricsModule.forRoot(processName),
       ],
     };
   }

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { IS_PUBLIC } from '../../platform/http/public.decorator';
+import { Metrics } from '../../platform/metrics/metrics';
 import { failedAuthLimitError, keyLimitError } from '../../platform/http/rate-limit.errors';
 import { clientAddressKey, KeyDecision, rateLimitHeaders } from '../../platform/http/rate-limit.rules';
 import { RateLimiter } from '../../platform/http/rate-limit.service';
@@ -30,6 +31,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
     private readonly limiter: RateLimiter,
+    private readonly metrics: Metrics,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -49,7 +51,10 @@ export class ApiKeyGuard implements CanActivate {
     this.auth.noteUse(key, new Date());
     req.caller = { accountId: key.accountId, apiKeyId: key.apiKeyId };
     http.getResponse<Response>().set(rateLimitHeaders(decision, this.limiter.keyLimits));
-    if (decision.outcome !== 'allowed') throw keyLimitError(decision, this.limiter.keyLimits);
+    if (decision.outcome !== 'allowed') {
+      this.metrics.rateLimitRejections.inc({ scope: 'key' });
+      throw keyLimitError(decision, this.limiter.keyLimits);
+    }
     return true;
   }
 
@@ -60,13 +65,18 @@ export class ApiKeyGuard implements CanActivate {
       return Promise.all([this.auth.findKey(keyHash), this.limiter.takeKey(keyHash)]);
     }
     const decision = await this.limiter.takeGuarded(keyHash, address);
-    if (decision.outcome === 'addressBlocked') throw failedAuthLimitError(decision.windowMsLeft, this.limiter.failureLimit);
+    if (decision.outcome === 'addressBlocked') {
+      this.metrics.rateLimitRejections.inc({ scope: 'address' });
+      throw failedAuthLimitError(decision.windowMsLeft, this.limiter.failureLimit);
+    }
     return [await this.auth.findKey(keyHash), decision];
   }
 
   private async refuse(address: string, presented?: { keyHash: Buffer; took: KeyDecision['took'] }): Promise<never> {
     const failure = await this.limiter.takeFailure(address, presented);
-    throw failure.allowed ? new InvalidApiKeyError() : failedAuthLimitError(failure.msLeft, this.limiter.failureLimit);
+    if (failure.allowed) throw new InvalidApiKeyError();
+    this.metrics.rateLimitRejections.inc({ scope: 'address' });
+    throw failedAuthLimitError(failure.msLeft, this.limiter.failureLimit);
   }
 
   private isPublic(context: ExecutionContext): boolean {

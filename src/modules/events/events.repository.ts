@@ -68,6 +68,14 @@ export class EventsRepository {
     return rows.map((r: { id: string }) => r.id);
   }
 
+  /** Metrics: seconds since the oldest event not yet dispatched was written (0 when none); one index probe. */
+  async oldestUndispatchedAgeSeconds(): Promise<number> {
+    const rows = await this.dataSource.query(
+      `SELECT coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS age FROM events WHERE dispatched_at IS NULL`,
+    );
+    return Number(rows[0]?.age ?? 0);
+  }
+
   /** Retention: deletes one batch of events created before `cutoff` (their deliveries go by FK cascade); returns the count. */
   async deleteBatchCreatedBefore(cutoff: Date, batchSize: number): Promise<number> {
     const result: [unknown[], number] = await this.dataSource.query(

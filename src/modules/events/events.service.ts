@@ -61,6 +61,10 @@ export class EventsService {
     return this.repository.undispatchedIds(graceMs, limit, accountIds);
   }
 
+  oldestUndispatchedAgeSeconds(): Promise<number> {
+    return this.repository.oldestUndispatchedAgeSeconds();
+  }
+
   deleteBatchCreatedBefore(cutoff: Date, batchSize: number): Promise<number> {
     return this.repository.deleteBatchCreatedBefore(cutoff, batchSize);
   }

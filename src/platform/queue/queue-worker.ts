@@ -3,6 +3,7 @@ import { Processor, Worker } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../../config/config';
 import { redisConnectionOptions } from '../redis/redis-connection';
+import { Metrics } from '../metrics/metrics';
 import { watchBullMqOutages } from '../redis/redis-outages';
 
 /** After losing Redis, a worker's fetch loop tries again after this (BullMQ's default is 15 s). */
@@ -10,7 +11,8 @@ export const WORKER_RUN_RETRY_DELAY_MS = 1_000;
 
 /**
  * Opens a BullMQ worker on a queue (worker process only), on the process's Redis connection and
- * prefix, logging failed jobs, and Redis outages as one line each. Processors build their workers
+ * prefix, logging failed jobs, and Redis outages as one line each; with `metrics`, each job's run time
+ * goes into pop_queue_job_duration_seconds. Processors build their workers
  * with this rather than @nestjs/bullmq's @Processor/WorkerHost, whose worker options are fixed when
  * the decorator is evaluated: concurrency and lock duration here come from config (lockDuration also
  * sets the lock renewal period at construction, so it cannot be changed on a running worker).
@@ -21,6 +23,7 @@ export function startQueueWorker<T>(
   process: Processor<T>,
   options: { concurrency: number; lockDuration?: number },
   logger: Logger,
+  metrics?: Metrics,
 ): Worker<T> {
   const worker = new Worker<T>(queueName, process, {
     connection: redisConnectionOptions(config.redisUrl),
@@ -30,6 +33,14 @@ export function startQueueWorker<T>(
   });
   worker.on('failed', (job, error) => logger.warn(`${queueName} job ${job?.name} ${job?.id} failed: ${error.message}`));
   watchBullMqOutages(worker, `${queueName} worker`, logger);
+  if (metrics) {
+    const duration = metrics.queueJobDuration;
+    const observe = (job: { processedOn?: number; finishedOn?: number } | undefined, result: string) => {
+      if (job?.processedOn && job.finishedOn) duration.observe({ queue: queueName, result }, (job.finishedOn - job.processedOn) / 1000);
+    };
+    worker.on('completed', (job) => observe(job, 'completed'));
+    worker.on('failed', (job) => observe(job, 'failed'));
+  }
   return worker;
 }
 

@@ -4,6 +4,7 @@ import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { CLAIM_SLACK_MS, WebhookDeliveryService } from './webhook-delivery.service';
 import { DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from '../webhook-queue.service';
+import { Metrics } from '../../../platform/metrics/metrics';
 import { closeWithin, startQueueWorker } from '../../../platform/queue/queue-worker';
 
 /**
@@ -18,6 +19,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnModul
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly deliveries: WebhookDeliveryService,
+    private readonly metrics: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -28,6 +30,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnModul
       (job, token) => this.process(job, token),
       { concurrency: deliveryConcurrency, lockDuration: timeoutMs + 30_000 },
       this.logger,
+      this.metrics,
     );
   }
 

@@ -18,6 +18,7 @@ import {
   LOST_ATTEMPT_MESSAGE,
   testEnvelopeSource,
 } from './webhook-delivery.rules';
+import { Metrics } from '../../../platform/metrics/metrics';
 import { AttemptReport, isAttemptReport, WebhookPoster } from './webhook-poster';
 import { signingSecrets } from './webhook-signer.rules';
 
@@ -97,6 +98,7 @@ export class WebhookDeliveryService {
     private readonly events: EventsService,
     private readonly poster: WebhookPoster,
     private readonly queue: WebhookQueue,
+    private readonly metrics: Metrics,
   ) {
     const { timeoutMs, concurrencyPerSubscription } = config.webhook;
     // Up to the limit call at once; more wait in memory while that is quick, the rest are parked in the queue.
@@ -260,10 +262,36 @@ export class WebhookDeliveryService {
     if (result.autoDisabled) {
       this.logger.warn(`subscription ${work.subscriptionId} disabled after repeated permanently failed deliveries`);
     }
+    this.observe(work, attempt, attemptCount, report, state.status, result.autoDisabled);
     if (state.status === 'pending') {
       await this.queue.enqueueDelivery(work.id, { attempt: attemptCount, delayMs: state.delayMs, subscriptionId: work.subscriptionId });
     }
     return { kind: 'attempted', state, recorded: true };
+  }
+
+  /** One log line and the metrics per recorded attempt (never the body, headers or signature). */
+  private observe(
+    work: DeliveryRow,
+    attempt: DeliveryAttempt,
+    attemptCount: number,
+    report: AttemptReport,
+    status: NextDeliveryState['status'],
+    autoDisabled: boolean,
+  ): void {
+    const result = attemptResult(report);
+    this.metrics.observeAttempt({ result, durationMs: attempt.durationMs, outcome: status, autoDisabled });
+    this.logger.log(
+      {
+        deliveryId: work.id,
+        subscriptionId: work.subscriptionId,
+        attempt: attemptCount,
+        outcome: status === 'pending' ? 'retrying' : status,
+        result,
+        responseCode: attempt.responseCode,
+        durationMs: attempt.durationMs,
+      },
+      'webhook attempt',
+    );
   }
 
   /**
@@ -285,4 +313,13 @@ export class WebhookDeliveryService {
       }
     }
   }
+}
+
+/** The attempt's result as the metrics and logs name it. */
+function attemptResult(report: AttemptReport): string {
+  if (report.outcome === 'ok') return 'success';
+  if (report.outcome === 'lost') return 'lost';
+  if (report.outcome === 'fatal') return report.errorMessage === SUBSCRIPTION_DISABLED_MESSAGE ? 'disabled' : 'url_rule';
+  if (report.responseCode !== null) return 'http_error';
+  return report.errorMessage?.startsWith('timed out') ? 'timeout' : 'network_error';
 }

@@ -4,6 +4,7 @@ import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { WebhookDispatchService } from './webhook-dispatch.service';
 import { DispatchJobData, WEBHOOK_DISPATCH_QUEUE } from '../webhook-queue.service';
+import { Metrics } from '../../../platform/metrics/metrics';
 import { closeWithin, startQueueWorker } from '../../../platform/queue/queue-worker';
 
 /** Dispatch jobs taken at once; the service coalesces them into a few transactions. */
@@ -20,6 +21,7 @@ export class WebhookDispatchProcessor implements OnApplicationBootstrap, OnModul
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly dispatcher: WebhookDispatchService,
+    private readonly metrics: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -29,6 +31,7 @@ export class WebhookDispatchProcessor implements OnApplicationBootstrap, OnModul
       (job) => this.dispatcher.dispatchOne(job.data.eventId),
       { concurrency: DISPATCH_CONCURRENCY },
       this.logger,
+      this.metrics,
     );
   }
 
