@@ -5,11 +5,12 @@ import { createServer, Server } from 'node:http';
 import { DataSource } from 'typeorm';
 import { AppConfig } from './config/config';
 import { EventsService } from './modules/events/events.service';
+import { REMINDER_DUE_QUEUE } from './modules/reminders/reminder-queue.service';
 import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_DISPATCH_QUEUE } from './modules/webhooks/webhook-queue.service';
 import { untilAborted } from './platform/async/until-aborted';
 import { Metrics, serveMetrics } from './platform/metrics/metrics';
 
-const QUEUES = [WEBHOOK_DISPATCH_QUEUE, WEBHOOK_DELIVERY_QUEUE];
+const QUEUES = [WEBHOOK_DISPATCH_QUEUE, WEBHOOK_DELIVERY_QUEUE, REMINDER_DUE_QUEUE];
 const STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** A scrape never waits longer than this on Redis or PostgreSQL: what did not answer keeps its last value. */
 const READ_DEADLINE_MS = 1_000;
@@ -23,7 +24,13 @@ export async function startWorkerMetricsServer(app: INestApplicationContext, con
   const metrics = app.get(Metrics);
   const events = app.get(EventsService);
   const dataSource = app.get(DataSource);
-  const queues = QUEUES.map((name) => [name, app.get<Queue>(getQueueToken(name), { strict: false })] as const);
+  const queues = QUEUES.flatMap((name) => {
+    try {
+      return [[name, app.get<Queue>(getQueueToken(name), { strict: false })] as const];
+    } catch {
+      return []; // a queue this worker does not register
+    }
+  });
   const logger = new Logger('WorkerMetrics');
 
   const refresh = async () => {

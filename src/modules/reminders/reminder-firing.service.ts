@@ -3,6 +3,7 @@ import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { RequestContext } from '../../platform/context/request-context';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
+import { Metrics } from '../../platform/metrics/metrics';
 import { EventsService } from '../events/events.service';
 import { toReminderResponse } from './reminder.response';
 import { DUE_GRACE_MS, rearmHorizonMs } from './reminder-due.rules';
@@ -34,9 +35,16 @@ export class ReminderFiringService {
     private readonly repository: RemindersRepository,
     private readonly events: EventsService,
     private readonly queue: ReminderQueue,
+    private readonly metrics: Metrics,
   ) {}
 
   async fire(accountId: string, reminderId: string): Promise<FireOutcome> {
+    const outcome = await this.firing(accountId, reminderId);
+    if (outcome.kind === 'fired') this.metrics.remindersFired.inc();
+    return outcome;
+  }
+
+  private firing(accountId: string, reminderId: string): Promise<FireOutcome> {
     return this.uow.run(dueContext(accountId, reminderId), async (tx) => {
       const reminder = await this.repository.claimDue(tx.manager, accountId, reminderId);
       if (reminder) {
