@@ -105,9 +105,7 @@ function recorded(): Recorded[] {
 /** Rewrites the results section of docs/performance.md from every recorded result. */
 function updateDoc(): void {
   const rows = recorded();
-  const runs = [
-    ...new Set(rows.filter((r) => r.when).map((r) => `${r.when.slice(0, 16).replace('T', ' ')} UTC on ${describe(r.machine)}`)),
-  ];
+  const runs = rows.filter((r) => r.when).map((r) => `${r.id}: ${r.when.slice(0, 16).replace('T', ' ')} UTC on ${describe(r.machine)}`);
   const section = [
     START,
     '',
@@ -121,6 +119,8 @@ function updateDoc(): void {
   const at = doc.indexOf(START);
   const end = doc.indexOf(END);
   writeFileSync(DOC, at >= 0 && end > at ? doc.slice(0, at) + section + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${section}\n`);
+  // In the project's one formatting style, so that `npm run lint` stays clean after a run.
+  execFileSync(join(ROOT, 'node_modules', '.bin', 'prettier'), ['--write', DOC], { cwd: ROOT, stdio: 'ignore' });
 }
 
 function describe(m: Machine): string {
@@ -168,6 +168,8 @@ async function main(): Promise<void> {
     }
   } finally {
     await ctx.close();
+    await dropBenchDatabase();
+    await clearRedisPrefix();
   }
   updateDoc();
   const pendingRows = chosen

@@ -32,12 +32,16 @@ export class BenchContext {
 
   async open(): Promise<void> {
     this.db = new Client({ connectionString: BENCH_DATABASE_URL });
+    // A connection lost mid-run fails the scenario using it, not the whole process unannounced.
+    this.db.on('error', (error) => process.stderr.write(`bench database connection: ${error.message}\n`));
     await this.db.connect();
+    // Whatever ends the driver, no child process outlives it.
+    process.once('exit', () => this.processes.forEach((p) => p.kill()));
   }
 
   async close(): Promise<void> {
     await Promise.all(this.processes.map((p) => p.stop()));
-    await this.db?.end();
+    await this.db?.end().catch(() => undefined);
   }
 
   track(process: BenchProcess): BenchProcess {
@@ -104,6 +108,12 @@ export class BenchContext {
   async receiverStats(path: string, withArrivals = false): Promise<ReceiverStats> {
     const res = await fetch(`${await this.receiver()}/__stats?path=${encodeURIComponent(path)}${withArrivals ? '&arrivals' : ''}`);
     return (await res.json()) as ReceiverStats;
+  }
+
+  /** Forgets every delivery the receiver has noted. */
+  async resetReceiver(): Promise<void> {
+    const res = await fetch(`${await this.receiver()}/__stats`, { method: 'DELETE' });
+    await res.arrayBuffer();
   }
 
   /** Waits until `count` distinct deliveries reached `path`. */

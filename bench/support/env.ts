@@ -3,13 +3,15 @@ import { generateApiKey, hashApiKey } from '../../src/modules/auth/auth.rules';
 
 /**
  * What every process of a bench run shares: its own database and Redis prefix (never the
- * development ones), production settings (silent logs, a real cursor secret) and rate limits
+ * development ones; only this module's importer, the driver, names them and hands them on), production settings (silent logs, a real cursor secret) and rate limits
  * raised far past any load the bench makes, so the limiter runs on every request but never refuses.
  */
-export const BENCH_DATABASE = 'property_ops_bench';
+/** Each run has its own database and Redis prefix, dropped at its end: two runs on one machine never touch each other's data. */
+const RUN_ID = process.env.BENCH_RUN_ID ?? String(process.pid);
+export const BENCH_DATABASE = `property_ops_bench_${RUN_ID}`;
 export const BENCH_DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${BENCH_DATABASE}`;
 export const BENCH_REDIS_URL = 'redis://127.0.0.1:6379';
-export const BENCH_REDIS_PREFIX = 'pop-bench';
+export const BENCH_REDIS_PREFIX = `pop-bench-${RUN_ID}`;
 
 export type Env = Record<string, string>;
 

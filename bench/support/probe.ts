@@ -1,4 +1,4 @@
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /*
@@ -20,7 +20,9 @@ if (file) {
     }
     const memory = process.memoryUsage();
     const loopDelayMs = { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) };
-    writeFileSync(file, JSON.stringify({ rssMb: mb(memory.rss), heapUsedMb: mb(memory.heapUsed), loopDelayMs }));
+    // Written aside and renamed, so a reader never sees a half-written file.
+    writeFileSync(`${file}.tmp`, JSON.stringify({ rssMb: mb(memory.rss), heapUsedMb: mb(memory.heapUsed), loopDelayMs }));
+    renameSync(`${file}.tmp`, file);
   };
   write();
   setInterval(write, 1000).unref();

@@ -54,6 +54,11 @@ export class BenchProcess {
     return JSON.parse(readFileSync(this.probeFile, 'utf8')) as Probe;
   }
 
+  /** Ends it at once (the driver is exiting and cannot wait). */
+  kill(): void {
+    if (!this.done) this.child.kill('SIGKILL');
+  }
+
   async stop(): Promise<void> {
     if (!this.done) this.child.kill('SIGTERM');
     const killer = setTimeout(() => this.child.kill('SIGKILL'), 15_000);
@@ -65,7 +70,9 @@ export class BenchProcess {
 /** `node [--require probe] <script>` with exactly `env`; its stderr is shown (a crash explains itself). */
 export function startNode(name: string, script: string, env: Env, options: { probe?: boolean; args?: string[] } = {}): BenchProcess {
   const probeFile = options.probe ? join(mkdtempSync(join(tmpdir(), 'bench-probe-')), `${name}.json`) : undefined;
-  const args = [...(probeFile ? ['--require', PROBE] : []), script, ...(options.args ?? [])];
+  // BENCH_CPU_PROF=<dir>: the API and worker write a CPU profile there when they exit (for finding where time goes).
+  const profile = probeFile && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const args = [...profile, ...(probeFile ? ['--require', PROBE] : []), script, ...(options.args ?? [])];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: probeFile ? { ...env, BENCH_PROBE_FILE: probeFile } : env,
@@ -108,13 +115,19 @@ export function startWorker(name: string, env: Env): BenchProcess {
   return startNode(name, join(ROOT, 'dist', 'worker.js'), env, { probe: true });
 }
 
+/** Short-lived children (load generators, ceilings) still running: ended with the driver, whatever ends it. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+
 /** Runs a bench child script to completion and returns the JSON it prints on stdout. */
 export function runJson<T>(script: string, input: unknown, env: Env = { PATH: process.env.PATH ?? '' }): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, JSON.stringify(input)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    running.add(child);
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.once('exit', (code) => {
+      running.delete(child);
       if (code !== 0) return reject(new Error(`${script} exited with ${code}`));
       try {
         resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as T);
