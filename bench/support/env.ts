@@ -24,6 +24,7 @@ export function productionEnv(overrides: Env = {}): Env {
     REDIS_PREFIX: BENCH_REDIS_PREFIX,
     LOG_LEVEL: 'silent',
     CURSOR_SECRET: 'bench-cursor-secret-of-32-chars!',
+    SECRETS_ENCRYPTION_KEY: 'bench:OZL4Q1KA3dRhOSvaV1m1us5j2/37RY0W1OyRiQHpr9g=',
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_BURST: '2000000',
     RATE_LIMIT_PER_DAY: '1000000000',

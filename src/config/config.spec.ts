@@ -1,5 +1,6 @@
 import { version as packageVersion } from '../../package.json';
 import { ConfigError, loadConfig } from './config';
+import { DEVELOPMENT_KEYRING } from './keyring';
 
 /** Runs loadConfig and returns the ConfigError it throws. */
 function configErrorOf(env: NodeJS.ProcessEnv): ConfigError {
@@ -12,7 +13,12 @@ function configErrorOf(env: NodeJS.ProcessEnv): ConfigError {
   throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
 }
 
-const PRODUCTION = { NODE_ENV: 'production', CURSOR_SECRET: 'a-production-secret-of-32-chars!' };
+const PRODUCTION_KEY = Buffer.alloc(32, 9).toString('base64');
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  CURSOR_SECRET: 'a-production-secret-of-32-chars!',
+  SECRETS_ENCRYPTION_KEY: `prod1:${PRODUCTION_KEY}`,
+};
 
 describe('loadConfig', () => {
   it('applies the documented defaults to an empty environment', () => {
@@ -34,8 +40,9 @@ describe('loadConfig', () => {
       blobStorageDir: './var/blobs',
       webhook: expect.objectContaining({ timeoutMs: 10000, retryBaseMs: 30000, concurrencyPerSubscription: 10 }),
     });
-    // Outside production a fixed development secret signs cursors.
+    // Outside production a fixed development secret signs cursors and a fixed development key seals secrets.
     expect(config.cursorSecret.length).toBeGreaterThan(0);
+    expect(config.secretsKeyring).toEqual(DEVELOPMENT_KEYRING);
     expect(Object.isFrozen(config)).toBe(true);
   });
 
@@ -105,6 +112,8 @@ describe('loadConfig', () => {
     ['WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION', '0'],
     ['WEBHOOK_SWEEP_INTERVAL_MS', '-1'],
     ['WEBHOOK_RETENTION_INTERVAL_MS', '1.5'],
+    ['SECRETS_ENCRYPTION_KEY', 'k1:tooshort'],
+    ['SECRETS_ENCRYPTION_KEY', 'nokeyid'],
     ['REDIS_PREFIX', ''],
     ['REDIS_PREFIX', '  '],
     ['BLOB_STORAGE_DIR', ''],
@@ -186,6 +195,20 @@ describe('loadConfig', () => {
       const error = configErrorOf(env);
       expect(error.message).toMatch(/^CURSOR_SECRET: /);
       expect(error.message).not.toMatch(/[\r\n]/);
+    });
+
+    it('requires SECRETS_ENCRYPTION_KEY, and refuses the development key', () => {
+      const { SECRETS_ENCRYPTION_KEY: _, ...withoutKey } = PRODUCTION;
+      expect(configErrorOf(withoutKey).message).toBe('SECRETS_ENCRYPTION_KEY: must be set when NODE_ENV=production');
+      expect(configErrorOf({ ...withoutKey, SECRETS_ENCRYPTION_KEY: ' ' }).message).toBe(
+        'SECRETS_ENCRYPTION_KEY: must be set when NODE_ENV=production',
+      );
+      expect(loadConfig({ NODE_ENV: 'development', SECRETS_ENCRYPTION_KEY: '' }).secretsKeyring).toEqual(DEVELOPMENT_KEYRING);
+      const dev = DEVELOPMENT_KEYRING[0].key.toString('base64');
+      expect(configErrorOf({ ...PRODUCTION, SECRETS_ENCRYPTION_KEY: `k2:${PRODUCTION_KEY.replace('C', 'D')},dev:${dev}` }).message).toMatch(
+        /^SECRETS_ENCRYPTION_KEY: /,
+      );
+      expect(loadConfig(PRODUCTION).secretsKeyring.map((entry) => entry.id)).toEqual(['prod1']);
     });
 
     it('refuses ALLOW_PRIVATE_URLS=true', () => {

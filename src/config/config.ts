@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { config as readDotEnv } from 'dotenv';
 import { bool, cleanEnv, makeValidator, port, str } from 'envalid';
+import { DEVELOPMENT_KEYRING, Keyring, parseKeyring, usesDevelopmentKey } from './keyring';
 
 /**
  * The one place that reads the environment. Every process (API, worker, CLI)
@@ -47,6 +48,8 @@ export interface AppConfig {
     /** How often the worker deletes events and deliveries past the 90-day retention; 0 = never. */
     retentionIntervalMs: number;
   };
+  /** Keys that seal secrets at rest (webhook signing secrets), the first sealing new values (src/config/keyring.ts). */
+  secretsKeyring: Keyring;
   /** Outbound downloads (property pictures): overall time-out and byte cap per download. */
   download: { timeoutMs: number; maxBytes: number };
   reminders: {
@@ -83,6 +86,9 @@ const nonNegativeInt = makeValidator<number>((input) => {
   }
   return value;
 });
+
+/** An empty value (`SECRETS_ENCRYPTION_KEY=` as in .env.example) counts as unset. */
+const keyring = makeValidator<Keyring>((input) => (input.trim() === '' ? [] : parseKeyring(input)));
 
 const postgresUrl = makeValidator<string>((input) => {
   if (!/^postgres(ql)?:\/\//.test(input)) throw new Error(`must be a postgres:// URL, got "${redactUrl(input)}"`);
@@ -161,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       PUBLIC_BASE_URL: httpUrl({ default: 'http://localhost:3000' }),
       LOG_LEVEL: str({ choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }),
       CURSOR_SECRET: str({ default: '' }),
+      SECRETS_ENCRYPTION_KEY: keyring({ default: undefined }),
       ALLOW_PRIVATE_URLS: bool({ default: false }),
       TEST_HELPERS_ENABLED: bool({ default: false }),
       RATE_LIMIT_PER_SECOND: positiveInt({ default: 50 }),
@@ -199,6 +206,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (isProduction && e.CURSOR_SECRET.length < 16) {
     throw new ConfigError('CURSOR_SECRET: must be set to at least 16 characters when NODE_ENV=production');
+  }
+  const configuredKeyring = e.SECRETS_ENCRYPTION_KEY ?? [];
+  if (isProduction && configuredKeyring.length === 0) {
+    throw new ConfigError('SECRETS_ENCRYPTION_KEY: must be set when NODE_ENV=production');
+  }
+  const secretsKeyring = configuredKeyring.length > 0 ? configuredKeyring : DEVELOPMENT_KEYRING;
+  if (isProduction && usesDevelopmentKey(secretsKeyring)) {
+    throw new ConfigError('SECRETS_ENCRYPTION_KEY: must not list the development key when NODE_ENV=production');
   }
   if (e.RATE_LIMIT_BURST < e.RATE_LIMIT_PER_SECOND) {
     throw new ConfigError(
@@ -255,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       sweepIntervalMs: e.WEBHOOK_SWEEP_INTERVAL_MS,
       retentionIntervalMs: e.WEBHOOK_RETENTION_INTERVAL_MS,
     },
+    secretsKeyring,
     download: { timeoutMs: e.DOWNLOAD_TIMEOUT_MS, maxBytes: e.DOWNLOAD_MAX_BYTES },
     reminders: { sweepIntervalMs: e.REMINDER_SWEEP_INTERVAL_MS },
     ops: {

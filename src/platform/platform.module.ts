@@ -12,6 +12,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { PaginationModule } from './pagination/pagination.module';
 import { redisConnectionOptions } from './redis/redis-connection';
 import { RedisModule } from './redis/redis.module';
+import { SecretsModule } from './secrets/secrets.module';
 
 /** What every process (API, worker, CLI) stands on: config, logs, PostgreSQL, Redis, queues, transactions. */
 @Module({})
@@ -29,6 +30,7 @@ export class PlatformModule {
         IdempotencyModule,
         PlatformDatabaseModule,
         MetricsModule.forRoot(processName),
+        SecretsModule,
       ],
     };
   }

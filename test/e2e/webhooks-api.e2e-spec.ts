@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ApiClient, clientFor, createAccount, TestApp } from '../support/app';
 import { expectProblem } from '../support/problem';
-import { createSubscription, hookUrl, startWebhooksApi, subscriptionRow } from '../support/webhooks-api';
+import { createSubscription, hookUrl, openStored, startWebhooksApi, subscriptionRow } from '../support/webhooks-api';
 
 /**
  * The webhook subscriptions API (spec 2.7, 3.4, 4.8). Test deliveries and the delivery log are in
@@ -44,7 +44,10 @@ describe('webhook subscriptions API', () => {
       expect(Buffer.from(res.body.signingSecret, 'base64url')).toHaveLength(32);
       expect(Math.abs(Date.parse(res.body.createdAt) - Date.now())).toBeLessThan(60_000);
       const stored = await row(res.body.id);
-      expect(stored.signing_secret).toBe(res.body.signingSecret);
+      // Stored sealed (AES-256-GCM under the configured key), never as the secret itself.
+      expect(stored.signing_secret).toMatch(/^v1\.dev\.[A-Za-z0-9_-]+$/);
+      expect(stored.signing_secret).not.toContain(res.body.signingSecret);
+      expect(openStored(stored.signing_secret, res.body.id)).toBe(res.body.signingSecret);
       expect(stored.consecutive_failures).toBe(0);
     });
 
@@ -216,7 +219,7 @@ describe('webhook subscriptions API', () => {
       const res = await api.patch(`/v1/webhooks/${s.id}`).send({ url }).expect(200);
       expect(res.body).toEqual({ ...s, url, signingSecret: undefined });
       expect(res.body).not.toHaveProperty('signingSecret');
-      expect((await row(s.id)).signing_secret).toBe(s.signingSecret);
+      expect(openStored((await row(s.id)).signing_secret, s.id)).toBe(s.signingSecret);
     });
 
     it('answers an empty patch with the unchanged subscription', async () => {
@@ -295,8 +298,8 @@ describe('webhook subscriptions API', () => {
       expect(res.body.signingSecret).not.toBe(s.signingSecret);
       expect(Math.abs(Date.parse(res.body.previousSecretExpiresAt) - (Date.now() + 24 * 3600_000))).toBeLessThan(60_000);
       const stored = await row(s.id);
-      expect(stored.signing_secret).toBe(res.body.signingSecret);
-      expect(stored.previous_secret).toBe(s.signingSecret);
+      expect(openStored(stored.signing_secret, s.id)).toBe(res.body.signingSecret);
+      expect(openStored(stored.previous_secret, s.id)).toBe(s.signingSecret);
       expect(stored.previous_secret_expires_at.toISOString()).toBe(res.body.previousSecretExpiresAt);
     });
 
@@ -305,15 +308,14 @@ describe('webhook subscriptions API', () => {
       const first = (await api.post(`/v1/webhooks/${s.id}/rotateSecret`).expect(200)).body;
       const second = (await api.post(`/v1/webhooks/${s.id}/rotateSecret`).expect(200)).body;
       const stored = await row(s.id);
-      expect(stored.signing_secret).toBe(second.signingSecret);
-      expect(stored.previous_secret).toBe(first.signingSecret);
-      expect([stored.signing_secret, stored.previous_secret]).not.toContain(s.signingSecret);
+      expect(openStored(stored.signing_secret, s.id)).toBe(second.signingSecret);
+      expect(openStored(stored.previous_secret, s.id)).toBe(first.signingSecret);
     });
 
     it('takes no body fields', async () => {
       const s = await create();
       expectProblem(await api.post(`/v1/webhooks/${s.id}/rotateSecret`).send({ secret: 'mine' }), 400, 'objectStrict');
-      expect((await row(s.id)).signing_secret).toBe(s.signingSecret);
+      expect(openStored((await row(s.id)).signing_secret, s.id)).toBe(s.signingSecret);
     });
   });
 
@@ -337,7 +339,8 @@ describe('webhook subscriptions API', () => {
       const s = await create();
       await expectNotFoundEverywhere(other, s.id);
       const stored = await row(s.id);
-      expect(stored).toMatchObject({ url: s.url, signing_secret: s.signingSecret, enabled: true });
+      expect(stored).toMatchObject({ url: s.url, enabled: true });
+      expect(openStored(stored.signing_secret, s.id)).toBe(s.signingSecret);
       expect(await db.query(`SELECT 1 FROM webhook_deliveries WHERE subscription_id = $1`, [s.id])).toEqual([]);
     });
 

@@ -1,4 +1,8 @@
 import Redis from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { DEVELOPMENT_KEYRING } from '../../src/config/keyring';
+import { WebhookDeliveryService } from '../../src/modules/webhooks/delivery/webhook-delivery.service';
+import { newSigningSecret } from '../../src/modules/webhooks/subscriptions/webhook-subscription.rules';
 import { newId } from '../../src/platform/ids/ids';
 import { PeriodicTaskLock } from '../../src/platform/scheduling/periodic-task-lock';
 import { Scheduler } from '../../src/platform/scheduling/scheduler';
@@ -7,7 +11,8 @@ import { createPrivateDatabase, PrivateDatabase } from '../support/private-servi
 import { dropRedisPrefix } from '../support/test-env';
 import { waitUntil } from '../support/wait';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
-import { subscribe, waitForFinalDeliveries } from '../support/webhooks';
+import { publishEvent, subscribe, verifyWithLibrary, waitForFinalDeliveries } from '../support/webhooks';
+import { openStored } from '../support/webhooks-api';
 import { startWorker, TestWorker } from '../support/worker';
 
 /**
@@ -58,8 +63,8 @@ describe('webhook periodic tasks', () => {
     await dropRedisPrefix(t.config.redisUrl, env.REDIS_PREFIX);
   });
 
-  it('runs the sweep and retention in the worker, with nothing scheduled in Redis', async () => {
-    expect(worker.ctx.get(Scheduler).taskNames().sort()).toEqual(['webhook-retention', 'webhook-sweep']);
+  it('runs the sweep, retention and the secrets upkeep in the worker, with nothing scheduled in Redis', async () => {
+    expect(worker.ctx.get(Scheduler).taskNames().sort()).toEqual(['webhook-retention', 'webhook-secrets', 'webhook-sweep']);
     const redis = new Redis(t.config.redisUrl);
     try {
       const queues = new Set((await redis.keys(`${env.REDIS_PREFIX}:*`)).map((key) => key.split(':')[1]));
@@ -123,6 +128,97 @@ describe('webhook periodic tasks', () => {
     expect(events.map((e) => e.id)).toEqual([newEvent]);
     const deliveries = await db.query<{ id: string }>(`SELECT id FROM webhook_deliveries WHERE id = ANY($1)`, [[oldDelivery, newDelivery]]);
     expect(deliveries.map((d) => d.id)).toEqual([newDelivery]);
+  });
+
+  /** A subscription stored the way it was before secrets were sealed: the secret itself in the column. */
+  async function legacySubscription(path: string): Promise<{ id: string; secret: string }> {
+    const id = newId('subscription');
+    const secret = newSigningSecret();
+    await db.query(
+      `INSERT INTO webhook_subscriptions (id, account_id, url, event_filters, max_retries, signing_secret)
+       VALUES ($1, $2, $3, '{*}', 5, $4)`,
+      [id, account.accountId, `${receiver.url}${path}`, secret],
+    );
+    return { id, secret };
+  }
+
+  async function storedSecrets(id: string): Promise<{ signing_secret: string; previous_secret: string | null }> {
+    const [row] = await db.query<{ signing_secret: string; previous_secret: string | null }>(
+      `SELECT signing_secret, previous_secret FROM webhook_subscriptions WHERE id = $1`,
+      [id],
+    );
+    return row;
+  }
+
+  it('seals a secret stored in plaintext before encryption, and signs with it before and after', async () => {
+    const legacy = await legacySubscription('/legacy');
+    await publishEvent(t, account.accountId, 'property.create');
+    const [before] = await receiver.waitFor(1, 10_000, (q) => q.path === '/legacy');
+    expect(verifyWithLibrary(before, legacy.secret)).toBeTruthy();
+
+    const sealed = await waitUntil(
+      async () => {
+        const row = await storedSecrets(legacy.id);
+        return row.signing_secret.startsWith('v1.dev.') ? row : undefined;
+      },
+      15_000,
+      'the secrets upkeep to seal the legacy secret',
+    );
+    expect(openStored(sealed.signing_secret, legacy.id)).toBe(legacy.secret);
+    await publishEvent(t, account.accountId, 'property.create');
+    const [, after] = await receiver.waitFor(2, 10_000, (q) => q.path === '/legacy');
+    expect(verifyWithLibrary(after, legacy.secret)).toBeTruthy();
+  });
+
+  it('clears a replaced secret once its 24-hour overlap has ended', async () => {
+    const sub = await subscribe(api, `${receiver.url}/overlap`);
+    await api.post(`/v1/webhooks/${sub.id}/rotateSecret`).expect(200);
+    expect(openStored((await storedSecrets(sub.id)).previous_secret, sub.id)).toBe(sub.signingSecret);
+    await db.query(`UPDATE webhook_subscriptions SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [sub.id]);
+    await waitUntil(async () => (await storedSecrets(sub.id)).previous_secret === null, 15_000, 'the expired previous secret cleared');
+    const [row] = await db.query(`SELECT previous_secret_expires_at FROM webhook_subscriptions WHERE id = $1`, [sub.id]);
+    expect(row.previous_secret_expires_at).toBeNull();
+  });
+
+  it('completes a key rotation: with a new key first, every secret is sealed again and deliveries still verify', async () => {
+    const sub = await subscribe(api, `${receiver.url}/rotation`);
+    const rotated = (await api.post(`/v1/webhooks/${sub.id}/rotateSecret`).expect(200)).body;
+    const dev = DEVELOPMENT_KEYRING[0].key.toString('base64');
+    await worker.close();
+    worker = await startWorker({ ...env, SECRETS_ENCRYPTION_KEY: `k2:${randomBytes(32).toString('base64')},dev:${dev}` });
+    await waitUntil(
+      async () => {
+        const [row] = await db.query<{ left: number }>(
+          `SELECT count(*)::int AS left FROM webhook_subscriptions
+            WHERE NOT starts_with(signing_secret, 'v1.k2.') OR NOT starts_with(previous_secret, 'v1.k2.')`,
+        );
+        return row.left === 0;
+      },
+      15_000,
+      'every secret sealed with k2',
+    );
+    await publishEvent(t, account.accountId, 'property.create');
+    const [request] = await receiver.waitFor(1, 10_000, (q) => q.path === '/rotation');
+    expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifyWithLibrary(request, rotated.signingSecret)).toBeTruthy();
+    expect(verifyWithLibrary(request, sub.signingSecret)).toBeTruthy();
+
+    // A worker no longer holding the key a secret was sealed with sends nothing for it.
+    const stranger = await startWorker({ ...env, SECRETS_ENCRYPTION_KEY: `k3:${randomBytes(32).toString('base64')}` });
+    try {
+      const deliveryId = newId('delivery');
+      await db.query(
+        `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_name, test, test_payload, status, next_retry_at)
+         VALUES ($1, $2, $3, 'x.y', true, '{}', 'pending', now() + interval '1 hour')`,
+        [deliveryId, account.accountId, sub.id],
+      );
+      expect(await stranger.ctx.get(WebhookDeliveryService).attempt({ deliveryId, attempt: 0 })).toEqual({
+        kind: 'dropped',
+        reason: 'unsignable',
+      });
+    } finally {
+      await stranger.close();
+    }
   });
 
   it('runs a task once per interval across workers sharing the database', async () => {

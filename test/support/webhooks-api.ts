@@ -1,4 +1,6 @@
 import { DataSource } from 'typeorm';
+import { loadConfig } from '../../src/config/config';
+import { openSecret } from '../../src/platform/secrets/secret-box.rules';
 import { ApiClient, clientFor, createAccount, startApp, TestApp } from './app';
 
 /**
@@ -42,4 +44,9 @@ export async function createSubscription(client: ApiClient, body: Record<string,
 export async function subscriptionRow(db: DataSource, id: string): Promise<Record<string, any>> {
   const [found] = await db.query(`SELECT * FROM webhook_subscriptions WHERE id = $1`, [id]);
   return found;
+}
+
+/** A stored (sealed) secret opened with the test run's keys, as the worker opens it to sign. */
+export function openStored(stored: string | null, subscriptionId: string): string | null {
+  return stored === null ? null : openSecret(stored, loadConfig(process.env).secretsKeyring, subscriptionId);
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { NetModule } from '../../platform/net/net.module';
 import { SchedulingModule } from '../../platform/scheduling/scheduling.module';
 import { EventsModule } from '../events/events.module';
@@ -12,12 +13,24 @@ import { WebhookMaintenanceSchedule } from './maintenance/webhook-maintenance.sc
 import { WebhookQueueModule } from './webhook-queue.module';
 import { WebhookRetentionService } from './maintenance/webhook-retention.service';
 import { WebhookSweepService } from './maintenance/webhook-sweep.service';
+import { WebhookSecretsService } from './maintenance/webhook-secrets.service';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
+import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 
 /** The webhook engine in the worker process: dispatch, delivery, sweep and retention. Never imported by the API. */
 @Module({
-  imports: [EventsModule, NetModule, SchedulingModule, WebhookQueueModule],
+  imports: [
+    TypeOrmModule.forFeature([WebhookSubscriptionEntity, WebhookDeliveryEntity]),
+    EventsModule,
+    NetModule,
+    SchedulingModule,
+    WebhookQueueModule,
+  ],
   providers: [
     WebhookDeliveriesRepository,
+    WebhookSubscriptionsRepository,
+    WebhookSecretsService,
     WebhookDispatchService,
     WebhookDeliveryService,
     WebhookPoster,

@@ -5,7 +5,7 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookQueueModule } from './webhook-queue.module';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
-import { WebhookSubscriptionsRepository } from './subscriptions/webhook-subscriptions.repository';
+import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 import { WebhookSubscriptionsService } from './subscriptions/webhook-subscriptions.service';
 import { WebhooksController } from './subscriptions/webhooks.controller';
 

@@ -5,6 +5,8 @@ import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { Coalescer } from '../../../platform/concurrency/coalescer';
 import { KeyedConcurrencyLimiter } from '../../../platform/concurrency/keyed-limiter';
+import { SecretBox } from '../../../platform/secrets/secret-box';
+import { SecretBoxError } from '../../../platform/secrets/secret-box.rules';
 import { EventsService } from '../../events/events.service';
 import { DeliveryRow, RecordAttemptInput, RecordAttemptResult, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { DeliveryAttempt } from '../webhook-delivery.entity';
@@ -31,6 +33,8 @@ const QUERIES_IN_PARALLEL = 4;
  * when full (a bound, not an LRU: the locality is short).
  */
 const RECENT_EVENTS_MAX = 1_000;
+/** Signing secrets opened lately, by subscription and sealed value (a fan-out signs with a few secrets many times); emptied when full. */
+const OPENED_SECRETS_MAX = 1_000;
 /** A claim outlasts the POST's deadline by this much: the time to record the outcome. */
 export const CLAIM_SLACK_MS = 2_000;
 /** A failed record write of an attempt that was sent is tried again after these waits (within the claim's slack). */
@@ -45,7 +49,7 @@ export type AttemptResult =
    * Nothing to do: the delivery is gone (subscription deleted), finished, this job is a stale duplicate,
    * or another run holds this attempt's claim.
    */
-  | { kind: 'dropped'; reason: 'missing' | 'finished' | 'stale' | 'in_flight' }
+  | { kind: 'dropped'; reason: 'missing' | 'finished' | 'stale' | 'in_flight' | 'unsignable' }
   /** The subscription already has its share of concurrent calls: try this job again shortly. */
   | { kind: 'busy'; subscriptionId: string }
   /** Attempted (or stopped): `recorded` false when another run of the same attempt recorded it first. */
@@ -87,6 +91,10 @@ export class WebhookDeliveryService {
   private readonly limiter: KeyedConcurrencyLimiter;
   /** Event id → envelope source (see RECENT_EVENTS_MAX). */
   private readonly recentEvents = new Map<string, EnvelopeSource>();
+  /** `<subscription id>:<sealed secret>` → the secret (see OPENED_SECRETS_MAX). */
+  private readonly openedSecrets = new Map<string, string>();
+  /** Subscriptions whose secret did not open, reported once per process. */
+  private readonly reportedUnsignable = new Set<string>();
   private readonly userAgent: string;
   private readonly loads: Coalescer<string, DeliveryWork | undefined>;
   private readonly claims: Coalescer<{ id: string; expectedAttemptCount: number }, boolean>;
@@ -99,6 +107,7 @@ export class WebhookDeliveryService {
     private readonly poster: WebhookPoster,
     private readonly queue: WebhookQueue,
     private readonly metrics: Metrics,
+    private readonly box: SecretBox,
   ) {
     const { timeoutMs, concurrencyPerSubscription } = config.webhook;
     // Up to the limit call at once; more wait in memory while that is quick, the rest are parked in the queue.
@@ -132,11 +141,14 @@ export class WebhookDeliveryService {
       return this.finish(work, { report: DISABLED_REPORT, at: new Date(), durationMs: 0, claim: 'none', uncounted: true });
     }
 
+    const secrets = this.openSecrets(work);
+    if (!secrets) return { kind: 'dropped', reason: 'unsignable' };
+
     const release = await this.limiter.acquire(work.subscriptionId);
     if (!release) return { kind: 'busy', subscriptionId: work.subscriptionId };
     let sent: AttemptRecord | undefined;
     try {
-      sent = await this.send(work);
+      sent = await this.send(work, secrets);
     } finally {
       release();
     }
@@ -206,8 +218,37 @@ export class WebhookDeliveryService {
     return sources;
   }
 
-  /** Checks the URL, claims the attempt and POSTs it; undefined when another run holds the claim. */
-  private async send(work: DeliveryWork): Promise<AttemptRecord | undefined> {
+  /**
+   * The secrets that sign this delivery now, opened (new first; the previous one while its overlap
+   * lasts); undefined, reported once, when one is sealed with a key SECRETS_ENCRYPTION_KEY no longer
+   * lists: the delivery stays pending, unsent, until the key is back.
+   */
+  private openSecrets(work: DeliveryWork): string[] | undefined {
+    try {
+      return signingSecrets(work.subscription, new Date()).map((sealed) => this.openSecret(sealed, work.subscriptionId));
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      if (!this.reportedUnsignable.has(work.subscriptionId)) {
+        this.reportedUnsignable.add(work.subscriptionId);
+        this.logger.error({ subscriptionId: work.subscriptionId, error: error.message }, 'signing secret does not open: deliveries wait');
+      }
+      return undefined;
+    }
+  }
+
+  private openSecret(sealed: string, subscriptionId: string): string {
+    const key = `${subscriptionId}:${sealed}`;
+    let secret = this.openedSecrets.get(key);
+    if (secret === undefined) {
+      secret = this.box.open(sealed, subscriptionId);
+      if (this.openedSecrets.size >= OPENED_SECRETS_MAX) this.openedSecrets.clear();
+      this.openedSecrets.set(key, secret);
+    }
+    return secret;
+  }
+
+  /** Checks the URL, claims the attempt and POSTs it signed with `secrets`; undefined when another run holds the claim. */
+  private async send(work: DeliveryWork, secrets: string[]): Promise<AttemptRecord | undefined> {
     const checkedAt = new Date();
     const checked = await this.poster.check(work.subscription.url);
     if (isAttemptReport(checked)) return { report: checked, at: checkedAt, durationMs: Date.now() - checkedAt.getTime(), claim: 'none' };
@@ -220,7 +261,7 @@ export class WebhookDeliveryService {
       deliveryId: work.id,
       body,
       now: at,
-      secrets: signingSecrets(work.subscription, at),
+      secrets,
       retryCount: work.attemptCount,
       maxRetries: work.subscription.maxRetries,
       userAgent: this.userAgent,

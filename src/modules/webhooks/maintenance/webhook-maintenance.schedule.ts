@@ -3,13 +3,16 @@ import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { Scheduler } from '../../../platform/scheduling/scheduler';
 import { WebhookRetentionService } from './webhook-retention.service';
+import { WebhookSecretsService } from './webhook-secrets.service';
 import { WebhookSweepService } from './webhook-sweep.service';
 
 export const SWEEP_TASK = 'webhook-sweep';
 export const RETENTION_TASK = 'webhook-retention';
+export const SECRETS_TASK = 'webhook-secrets';
 
 /**
- * The engine's periodic work (worker only): the dispatch/retry sweep and retention, on the in-process
+ * The engine's periodic work (worker only): the dispatch/retry sweep, retention and the upkeep of
+ * stored secrets, on the in-process
  * scheduler (once per interval across all workers; an interval of 0 leaves the task out, as tests that
  * share one database with other files do, calling the services directly).
  */
@@ -20,11 +23,14 @@ export class WebhookMaintenanceSchedule implements OnModuleInit {
     private readonly scheduler: Scheduler,
     private readonly sweeper: WebhookSweepService,
     private readonly retention: WebhookRetentionService,
+    private readonly secrets: WebhookSecretsService,
   ) {}
 
   onModuleInit(): void {
     const { sweepIntervalMs, retentionIntervalMs } = this.config.webhook;
     this.scheduler.register({ name: SWEEP_TASK, intervalMs: sweepIntervalMs, run: () => this.sweeper.sweep() });
     this.scheduler.register({ name: RETENTION_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.retention.run({ signal }) });
+    // Stored secrets' upkeep: previous secrets past their overlap, secrets not sealed with the current key.
+    this.scheduler.register({ name: SECRETS_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.secrets.run({ signal }) });
   }
 }

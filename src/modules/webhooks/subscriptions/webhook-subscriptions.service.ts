@@ -5,6 +5,7 @@ import { isIdOf, newId } from '../../../platform/ids/ids';
 import { OutboundUrlPolicy } from '../../../platform/net/outbound-url-policy';
 import { UrlPolicyError } from '../../../platform/net/url-policy.rules';
 import { Page, toPage, unpaginated } from '../../../platform/pagination/page';
+import { SecretBox } from '../../../platform/secrets/secret-box';
 import { toWebhookDeliveryResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
 import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { WebhookQueue } from '../webhook-queue.service';
@@ -23,7 +24,7 @@ import {
   SUBSCRIPTION_LIMITS,
 } from './webhook-subscription.rules';
 import { isUniqueViolation } from '../../../platform/database/pg-errors';
-import { SubscriptionChanges, URL_UNIQUE_CONSTRAINT, WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
+import { SubscriptionChanges, URL_UNIQUE_CONSTRAINT, WebhookSubscriptionsRepository } from '../webhook-subscriptions.repository';
 import {
   DuplicateWebhookUrlError,
   UnknownDeliveryCursorError,
@@ -56,19 +57,22 @@ export class WebhookSubscriptionsService {
     private readonly deliveryRows: WebhookDeliveriesRepository,
     private readonly urlPolicy: OutboundUrlPolicy,
     private readonly queue: WebhookQueue,
+    private readonly secrets: SecretBox,
   ) {}
 
   async create(ctx: RequestContext, input: CreateWebhookInput): Promise<CreatedWebhookSubscriptionResponse> {
     // DNS runs before the transaction opens: a slow resolver must not hold a connection.
     const url = await this.checkedUrl(input.url);
+    const id = newId('subscription');
+    const signingSecret = newSigningSecret();
     const row = Object.assign(new WebhookSubscriptionEntity(), {
-      id: newId('subscription'),
+      id,
       accountId: ctx.accountId,
       url,
       eventFilters: distinctEventFilters(input.eventFilters),
       enabled: true,
       maxRetries: input.maxRetries ?? SUBSCRIPTION_LIMITS.maxRetriesDefault,
-      signingSecret: newSigningSecret(),
+      signingSecret: this.secrets.seal(signingSecret, id),
       previousSecret: null,
       previousSecretExpiresAt: null,
       disabledReason: null,
@@ -80,7 +84,7 @@ export class WebhookSubscriptionsService {
         return (await this.repository.find(ctx.accountId, row.id, tx.manager))!;
       }),
     );
-    return { ...toWebhookSubscriptionResponse(created), signingSecret: created.signingSecret };
+    return { ...toWebhookSubscriptionResponse(created), signingSecret };
   }
 
   async list(accountId: string): Promise<Page<WebhookSubscriptionResponse>> {
@@ -115,7 +119,8 @@ export class WebhookSubscriptionsService {
   async rotateSecret(accountId: string, id: string): Promise<RotatedSecretResponse> {
     const signingSecret = newSigningSecret();
     const previousSecretExpiresAt = previousSecretExpiry(new Date());
-    if (!(await this.repository.rotateSecret(accountId, id, signingSecret, previousSecretExpiresAt))) throw new WebhookNotFoundError(id);
+    const sealed = this.secrets.seal(signingSecret, id);
+    if (!(await this.repository.rotateSecret(accountId, id, sealed, previousSecretExpiresAt))) throw new WebhookNotFoundError(id);
     return { id, signingSecret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() };
   }
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, LessThan, Repository } from 'typeorm';
-import { WebhookDeliveryEntity } from '../webhook-delivery.entity';
-import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 
 /** The columns PATCH may change, plus what enabling resets. */
 export interface SubscriptionChanges {
@@ -17,8 +17,9 @@ export interface SubscriptionChanges {
 export const URL_UNIQUE_CONSTRAINT = 'webhook_subscriptions_account_id_url_key';
 
 /**
- * Subscription and delivery-log queries of the subscriptions API; every one is scoped by account.
- * Writes to webhook_deliveries (test deliveries too) live in WebhookDeliveriesRepository.
+ * Subscription and delivery-log queries of the subscriptions API, every one scoped by account, and
+ * the worker's upkeep of stored secrets. Writes to webhook_deliveries (test deliveries too) live in
+ * WebhookDeliveriesRepository. Secrets are stored sealed (SecretBox); this file never sees them open.
  */
 @Injectable()
 export class WebhookSubscriptionsRepository {
@@ -89,4 +90,64 @@ export class WebhookSubscriptionsRepository {
       take,
     });
   }
+
+  /** Drops replaced secrets whose 24-hour overlap has ended (they sign nothing any more); returns how many. */
+  async clearExpiredPreviousSecrets(): Promise<number> {
+    const result = await this.subscriptions
+      .createQueryBuilder()
+      .update()
+      .set({ previousSecret: null, previousSecretExpiresAt: null })
+      .where('previous_secret IS NOT NULL AND previous_secret_expires_at <= now()')
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  /**
+   * Subscriptions (any account) with a secret not sealed with the key `keyId` (legacy plaintext, or an
+   * older key), in id order after `afterId`.
+   */
+  async withSecretsNotSealedBy(keyId: string, afterId: string, limit: number): Promise<StoredSecrets[]> {
+    const prefix = `v1.${keyId}.`;
+    const rows: Array<{ id: string; signing_secret: string; previous_secret: string | null }> = await this.subscriptions.query(
+      `SELECT id, signing_secret, previous_secret FROM webhook_subscriptions
+        WHERE id > $2 AND (NOT starts_with(signing_secret, $1) OR NOT starts_with(previous_secret, $1))
+        ORDER BY id LIMIT $3`,
+      [prefix, afterId, limit],
+    );
+    return rows.map((r) => ({ id: r.id, signingSecret: r.signing_secret, previousSecret: r.previous_secret }));
+  }
+
+  /**
+   * Stores resealed secrets, each only while the row still holds the values they were made from (a
+   * rotation in between wins); returns how many rows changed.
+   */
+  async replaceSecrets(changes: Array<{ was: StoredSecrets; now: StoredSecrets }>): Promise<number> {
+    if (changes.length === 0) return 0;
+    const rows = await this.subscriptions.query(
+      `WITH changed AS (
+         UPDATE webhook_subscriptions s
+            SET signing_secret = c.signing_secret, previous_secret = c.previous_secret
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+                AS c(id, was_signing, was_previous, signing_secret, previous_secret)
+          WHERE s.id = c.id AND s.signing_secret = c.was_signing AND s.previous_secret IS NOT DISTINCT FROM c.was_previous
+         RETURNING s.id
+       )
+       SELECT count(*)::int AS changed FROM changed`,
+      [
+        changes.map((c) => c.was.id),
+        changes.map((c) => c.was.signingSecret),
+        changes.map((c) => c.was.previousSecret),
+        changes.map((c) => c.now.signingSecret),
+        changes.map((c) => c.now.previousSecret),
+      ],
+    );
+    return rows[0].changed;
+  }
+}
+
+/** A subscription's stored (sealed) secrets. */
+export interface StoredSecrets {
+  id: string;
+  signingSecret: string;
+  previousSecret: string | null;
 }
