@@ -50,12 +50,23 @@ export function startQueueWorker<T>(
  * connection is dropped without waiting (a disconnect during a reconnect never settles either) and
  * shutdown goes on; true when it closed in time.
  */
-export async function closeWithin(target: { close(): Promise<void>; disconnect(): Promise<void> }, withinMs: number): Promise<boolean> {
+export async function closeWithin(
+  target: { waitUntilReady(): Promise<unknown>; close(): Promise<void>; disconnect(): Promise<void> },
+  withinMs: number,
+): Promise<boolean> {
   const stop = new AbortController();
-  const closed = target.close().then(
-    () => true,
-    () => true,
-  );
+  // Closed while still connecting, BullMQ emits the aborted connect as an error nobody hears any more
+  // (an unhandled rejection): it is let finish connecting first, within the same bound.
+  const closed = target
+    .waitUntilReady()
+    .then(
+      () => target.close(),
+      () => target.close(),
+    )
+    .then(
+      () => true,
+      () => true,
+    );
   const timedOut = sleep(withinMs, false, { signal: stop.signal }).catch(() => false);
   const inTime = await Promise.race([closed, timedOut]);
   stop.abort();
