@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { DelayedError, Job, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { startQueueWorker } from '../../platform/queue/queue-worker';
+import { closeWithin, startQueueWorker } from '../../platform/queue/queue-worker';
 import { ReminderFiringService } from './reminder-firing.service';
 import { REMINDER_DUE_QUEUE, ReminderDueJobData } from './reminder-queue.service';
 
@@ -10,6 +10,7 @@ import { REMINDER_DUE_QUEUE, ReminderDueJobData } from './reminder-queue.service
 const CONCURRENCY = 20;
 /** A job this much (or less) ahead of its reminder's date ran early by the clocks, not for a moved reminder. */
 const CLOCK_SKEW_MAX_MS = 60_000;
+const CLOSE_WITHIN_MS = 5_000;
 
 /**
  * Runs the delayed reminder jobs (worker only). A job that runs before its reminder is due by the
@@ -36,8 +37,9 @@ export class ReminderDueProcessor implements OnApplicationBootstrap, OnModuleDes
     );
   }
 
+  /** Running jobs (short transactions) finish; a Redis that is down is not waited for. */
   async onModuleDestroy(): Promise<void> {
-    await this.worker?.close();
+    if (this.worker) await closeWithin(this.worker, CLOSE_WITHIN_MS);
   }
 
   async process(job: Job<ReminderDueJobData>, token?: string): Promise<void> {

@@ -1,11 +1,12 @@
-import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { queueProvider } from '../../platform/queue/queue.provider';
 import { REMINDER_DUE_QUEUE, ReminderQueue } from './reminder-queue.service';
 
-/** The reminder-due queue's producer, for the API (RemindersModule) and the worker (RemindersWorkerModule). */
+const queue = queueProvider(REMINDER_DUE_QUEUE);
+
+/** The reminder-due queue's producer, for the API (RemindersModule) and the worker (RemindersWorkerModule); ReminderQueue closes it. */
 @Module({
-  imports: [BullModule.registerQueue({ name: REMINDER_DUE_QUEUE })],
-  providers: [ReminderQueue],
-  exports: [ReminderQueue, BullModule],
+  providers: [queue, ReminderQueue],
+  exports: [ReminderQueue, queue],
 })
 export class ReminderQueueModule {}

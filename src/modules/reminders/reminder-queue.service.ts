@@ -1,7 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { Tx } from '../../platform/database/unit-of-work';
+import { closeWithin } from '../../platform/queue/queue-worker';
 import { dueDelayMs, dueJobId } from './reminder-due.rules';
 
 export const REMINDER_DUE_QUEUE = 'reminder-due';
@@ -33,10 +34,15 @@ const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true, attempts: 3, b
  * Adding a job whose id exists is a no-op, so re-arming is idempotent.
  */
 @Injectable()
-export class ReminderQueue {
+export class ReminderQueue implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ReminderQueue.name);
 
   constructor(@InjectQueue(REMINDER_DUE_QUEUE) private readonly queue: Queue<ReminderDueJobData>) {}
+
+  /** Never waits on a Redis that is down (its QUIT would wait forever). */
+  async beforeApplicationShutdown(): Promise<void> {
+    await closeWithin(this.queue, 2_000);
+  }
 
   /** Arms the reminder's job once the transaction that wrote it has committed (never before). */
   armAfterCommit(tx: Tx, reminder: ArmedReminder): void {
