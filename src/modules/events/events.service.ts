@@ -19,6 +19,8 @@ export type CommittedEventsListener = (events: EventEntity[]) => Promise<void> |
 export class EventsService {
   private readonly logger = new Logger(EventsService.name);
   private readonly listeners: CommittedEventsListener[] = [];
+  /** Events published in a transaction still open, by transaction (a Tx lives as long as its unit of work). */
+  private readonly pending = new WeakMap<Tx, EventEntity[]>();
 
   constructor(private readonly repository: EventsRepository) {}
 
@@ -37,7 +39,16 @@ export class EventsService {
       results,
     });
     if (this.listeners.length > 0) {
-      tx.afterCommit(() => Promise.all(this.listeners.map(async (listener) => listener([event]))));
+      // One hand-over per transaction: its events go to the listeners together (one dispatch enqueue for
+      // a booking and its reminder, or a property delete and everything it took with it).
+      const committed = this.pending.get(tx);
+      if (committed) {
+        committed.push(event);
+      } else {
+        const events = [event];
+        this.pending.set(tx, events);
+        tx.afterCommit(() => Promise.all(this.listeners.map(async (listener) => listener(events))));
+      }
     }
     return event;
   }
