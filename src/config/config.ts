@@ -53,7 +53,7 @@ export interface AppConfig {
   /** Outbound downloads (property pictures): overall time-out and byte cap per download. */
   download: { timeoutMs: number; maxBytes: number };
   reminders: {
-    /** How often the worker fires reminders whose delayed job was lost and re-arms the ones due soon; 0 = never. */
+    /** How often the worker arms the jobs of reminders coming due and fires those whose job was lost; 0 = never. */
     sweepIntervalMs: number;
   };
   /** Operations: Prometheus metrics, the queue dashboard, graceful shutdown (docs/operations.md). */

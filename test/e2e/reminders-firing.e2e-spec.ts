@@ -106,7 +106,7 @@ describe('reminders firing', () => {
     // Nothing fires it again: the sweep, a direct attempt, the job run once more.
     await jobGone(reminder.reminderId, reminder.date);
     const w = workers[0];
-    expect(await w.ctx.get(ReminderFiringService).sweep({ accountIds: [account.accountId] })).toEqual({ fired: 0, rearmed: 0 });
+    expect(await w.ctx.get(ReminderFiringService).sweep({ accountIds: [account.accountId] })).toEqual({ fired: 0, armed: 0 });
     expect(await w.ctx.get(ReminderFiringService).fire(account.accountId, reminder.reminderId)).toEqual({ kind: 'done' });
     expect(await dueEventsOf(account.accountId)).toHaveLength(1);
   });
@@ -120,8 +120,8 @@ describe('reminders firing', () => {
     await queue.remove(jobId);
     const firing = (await worker()).ctx.get(ReminderFiringService);
     const scope = { accountIds: [account.accountId] };
-    expect(await firing.sweep(scope)).toEqual({ fired: 1, rearmed: 0 });
-    expect(await firing.sweep(scope)).toEqual({ fired: 0, rearmed: 0 });
+    expect(await firing.sweep(scope)).toEqual({ fired: 1, armed: 0 });
+    expect(await firing.sweep(scope)).toEqual({ fired: 0, armed: 0 });
     expect(await queue.getJob(jobId)).toBeFalsy();
     const [due] = await dueEventsOf(account.accountId);
     expect(due).toMatchObject({ reminderId: reminder.reminderId, apiRequestId: `due_${reminder.reminderId}` });
@@ -137,11 +137,28 @@ describe('reminders firing', () => {
     const firing = (await worker()).ctx.get(ReminderFiringService);
     // Re-armed (or, should this machine be so slow that it is already past the grace period, fired).
     const swept = await firing.sweep({ accountIds: [account.accountId] });
-    expect(swept.rearmed + swept.fired).toBe(1);
+    expect(swept.armed + swept.fired).toBe(1);
     await waitUntil(async () => (await dueEventsOf(account.accountId)).length > 0, 15_000, 'the re-armed reminder to fire');
     await jobGone(reminder.reminderId, reminder.date);
     const [due] = await dueEventsOf(account.accountId);
     expect(Date.parse(due.firedAt)).toBeGreaterThanOrEqual(Date.parse(reminder.date));
+    expect(await dueEventsOf(account.accountId)).toHaveLength(1);
+  });
+
+  it('a reminder due beyond the arm horizon gets its job from the sweep as it comes close, and fires on time', async () => {
+    const { account, api, propertyId } = await fresh();
+    const firing = (await worker()).ctx.get(ReminderFiringService);
+    const scope = { accountIds: [account.accountId] };
+    const reminder = await remind(api, propertyId, inMs(12_000)); // the horizon is 10 s (REMINDER_SWEEP_INTERVAL_MS=0)
+    const jobId = dueJobId(reminder.reminderId, new Date(reminder.date));
+    expect(await firing.sweep(scope)).toEqual({ fired: 0, armed: 0 });
+    expect(await queue.getJob(jobId)).toBeFalsy();
+    await waitUntil(async () => (await firing.sweep(scope)).armed === 1, 15_000, 'the sweep to arm the reminder', 200);
+    expect(await queue.getJob(jobId)).toBeTruthy();
+    await waitUntil(async () => (await dueEventsOf(account.accountId)).length > 0, 20_000, 'the reminder to fire');
+    const [due] = await dueEventsOf(account.accountId);
+    expect(Date.parse(due.firedAt)).toBeGreaterThanOrEqual(Date.parse(reminder.date));
+    await jobGone(reminder.reminderId, reminder.date);
     expect(await dueEventsOf(account.accountId)).toHaveLength(1);
   });
 

@@ -1,4 +1,4 @@
-import { dueDelayMs, dueJobId, rearmHorizonMs } from './reminder-due.rules';
+import { armHorizonMs, dueDelayMs, dueJobId, isWithinArmHorizon } from './reminder-due.rules';
 
 describe('reminder due rules', () => {
   it('a job per reminder and date, with an id BullMQ accepts', () => {
@@ -15,9 +15,16 @@ describe('reminder due rules', () => {
     expect(dueDelayMs(date, date.getTime() + 5000)).toBe(0);
   });
 
-  it('re-arms at least two sweep periods ahead, and never less than 10 s', () => {
-    expect(rearmHorizonMs(5000)).toBe(10_000);
-    expect(rearmHorizonMs(60_000)).toBe(120_000);
-    expect(rearmHorizonMs(0)).toBe(10_000);
+  it('arms at least two sweep periods ahead, and never less than 10 s', () => {
+    expect(armHorizonMs(5000)).toBe(10_000);
+    expect(armHorizonMs(60_000)).toBe(120_000);
+    expect(armHorizonMs(0)).toBe(10_000);
+  });
+
+  it('a reminder is armed at once only when due within the horizon (past dates included)', () => {
+    const now = Date.UTC(2030, 0, 1);
+    expect(isWithinArmHorizon(new Date(now + 10_000), now, 10_000)).toBe(true);
+    expect(isWithinArmHorizon(new Date(now + 10_001), now, 10_000)).toBe(false);
+    expect(isWithinArmHorizon(new Date(now - 60_000), now, 10_000)).toBe(true);
   });
 });

@@ -6,8 +6,12 @@
 /** A due reminder younger than this is left to its delayed job; older, the sweep fires it itself. */
 export const DUE_GRACE_MS = 2_000;
 
-/** Re-arm reminders due within this (at least two sweep periods), so a lost job is back before its time. */
-export function rearmHorizonMs(sweepIntervalMs: number): number {
+/**
+ * Jobs are armed for the reminders due within this (at least two sweep periods): by the API when it
+ * writes one due that soon, by every sweep for the others as they come within it (and again for one
+ * whose job was lost). So Redis only ever holds the jobs of the next few seconds.
+ */
+export function armHorizonMs(sweepIntervalMs: number): number {
   return Math.max(2 * sweepIntervalMs, 10_000);
 }
 
@@ -17,6 +21,11 @@ export function rearmHorizonMs(sweepIntervalMs: number): number {
  */
 export function dueJobId(reminderId: string, date: Date): string {
   return `${reminderId}.${date.getTime()}`;
+}
+
+/** Whether a reminder written now is due soon enough for its job to be armed at once (else the sweep arms it). */
+export function isWithinArmHorizon(date: Date, nowMs: number, horizonMs: number): boolean {
+  return date.getTime() - nowMs <= horizonMs;
 }
 
 /** How long the job waits: until the date, or not at all for a date already past. */

@@ -6,7 +6,7 @@ import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { Metrics } from '../../platform/metrics/metrics';
 import { EventsService } from '../events/events.service';
 import { toReminderResponse } from './reminder.response';
-import { DUE_GRACE_MS, rearmHorizonMs } from './reminder-due.rules';
+import { armHorizonMs, DUE_GRACE_MS } from './reminder-due.rules';
 import { ReminderQueue } from './reminder-queue.service';
 import { RemindersRepository } from './reminders.repository';
 
@@ -57,16 +57,17 @@ export class ReminderFiringService {
   }
 
   /**
-   * The safety net (periodic, and callable with a scope of accounts): fires the reminders overdue by
-   * more than DUE_GRACE_MS (their job was lost: Redis lost its data, the worker was down past the
-   * job's attempts, enqueueing failed) and re-arms the jobs of those due within the next sweeps (a job
-   * still there makes that a no-op), so after Redis loses its data they still fire on time.
+   * Periodic (and callable with a scope of accounts). Fires the reminders overdue by more than
+   * DUE_GRACE_MS (their job was lost: Redis lost its data, the worker was down past the job's
+   * attempts, arming failed), then arms the jobs of those due within the arm horizon: the ones coming
+   * close (written earlier, too far ahead to be armed then) and any whose job was lost (a job still
+   * there makes that a no-op), so they fire on time even after Redis lost its data.
    */
-  async sweep(scope: { accountIds?: string[]; signal?: AbortSignal } = {}): Promise<{ fired: number; rearmed: number }> {
+  async sweep(scope: { accountIds?: string[]; signal?: AbortSignal } = {}): Promise<{ fired: number; armed: number }> {
     let fired = 0;
-    let rearmed = 0;
+    let armed = 0;
     for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !scope.signal?.aborted; batch++) {
-      const rows = await this.repository.unfiredUntil(rearmHorizonMs(this.config.reminders.sweepIntervalMs), SWEEP_BATCH, scope.accountIds);
+      const rows = await this.repository.unfiredUntil(armHorizonMs(this.config.reminders.sweepIntervalMs), SWEEP_BATCH, scope.accountIds);
       const overdue = rows.filter((row) => row.overdueMs > DUE_GRACE_MS);
       const upcoming = rows.filter((row) => row.overdueMs <= DUE_GRACE_MS);
       // Overdue ones first: firing needs only the database, whatever state Redis is in.
@@ -74,12 +75,12 @@ export class ReminderFiringService {
         if ((await this.fire(row.accountId, row.id)).kind === 'fired') fired++;
       }
       await this.queue.arm(upcoming);
-      rearmed += upcoming.length;
+      armed += upcoming.length;
       // Only overdue rows leave the result once handled: stop when a batch had room to spare.
       if (rows.length < SWEEP_BATCH || overdue.length === 0) break;
     }
     if (fired > 0) this.logger.log(`reminder sweep: fired ${fired} overdue reminder(s) whose job was lost`);
-    return { fired, rearmed };
+    return { fired, armed };
   }
 }
 

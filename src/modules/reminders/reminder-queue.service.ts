@@ -1,9 +1,11 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
 import { Tx } from '../../platform/database/unit-of-work';
 import { closeWithin } from '../../platform/queue/queue-worker';
-import { dueDelayMs, dueJobId } from './reminder-due.rules';
+import { armHorizonMs, dueDelayMs, dueJobId, isWithinArmHorizon } from './reminder-due.rules';
 
 export const REMINDER_DUE_QUEUE = 'reminder-due';
 
@@ -30,23 +32,33 @@ const ARM_TIMEOUT_MS = 2_000;
 const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: { type: 'exponential', delay: 1000 } } as const;
 
 /**
- * Producer side of the reminders' firing (API and worker): one delayed job per reminder and date.
- * Adding a job whose id exists is a no-op, so re-arming is idempotent.
+ * Producer side of the reminders' firing (API and worker): one delayed job per reminder and date,
+ * armed only within the arm horizon (reminder-due.rules). Adding a job whose id exists is a no-op, so
+ * arming again is idempotent.
  */
 @Injectable()
 export class ReminderQueue implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ReminderQueue.name);
+  private readonly horizonMs: number;
 
-  constructor(@InjectQueue(REMINDER_DUE_QUEUE) private readonly queue: Queue<ReminderDueJobData>) {}
+  constructor(
+    @InjectQueue(REMINDER_DUE_QUEUE) private readonly queue: Queue<ReminderDueJobData>,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.horizonMs = armHorizonMs(config.reminders.sweepIntervalMs);
+  }
 
   /** Never waits on a Redis that is down (its QUIT would wait forever). */
   async beforeApplicationShutdown(): Promise<void> {
     await closeWithin(this.queue, 2_000);
   }
 
-  /** Arms the reminder's job once the transaction that wrote it has committed (never before). */
+  /**
+   * A reminder just written (created or moved): its job is armed once the transaction has committed
+   * (never before) when it is due within the horizon; a later one is armed by the sweep as it comes close.
+   */
   armAfterCommit(tx: Tx, reminder: ArmedReminder): void {
-    tx.afterCommit(() => this.arm([reminder]));
+    if (isWithinArmHorizon(reminder.date, Date.now(), this.horizonMs)) tx.afterCommit(() => this.arm([reminder]));
   }
 
   /**
