@@ -1,5 +1,7 @@
 import type { BenchContext, Outcome } from '../support/context';
 import { health } from './s1-health';
+import { bookingCreate } from './s3-booking-create';
+import { bookingsList } from './s4-bookings-list';
 import { propertyRead } from './s2-property-read';
 import { webhookFanout } from './s5-webhook-fanout';
 import { deliveryLatency } from './s6-delivery-latency';
@@ -32,13 +34,13 @@ export const SCENARIOS: Scenario[] = [
     id: 'S3',
     title: 'POST /v1/bookings at 10 connections vs pgbench running the same statements',
     goal: '≥ 0.5x',
-    pending: 'joins with the bookings module',
+    run: bookingCreate,
   },
   {
     id: 'S4',
     title: 'bookings list page (middle, deep cursor) at 10,000 and 1,000,000 bookings; OFFSET beside',
     goal: 'each within 1.25x',
-    pending: 'joins with the bookings module',
+    run: bookingsList,
   },
   {
     id: 'S5',

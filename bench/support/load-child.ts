@@ -13,6 +13,11 @@ export interface LoadSpec {
   seconds: number;
   /** Requests per second across all connections; unset = as fast as the server answers. */
   overallRate?: number;
+  /**
+   * POST this JSON body instead of a GET; each `{{n}}` in it becomes a string unique to the request
+   * (the process, the start time and a counter), for creates whose client ids must not repeat.
+   */
+  postBody?: string;
 }
 
 export interface LoadResult {
@@ -27,13 +32,27 @@ export interface LoadResult {
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2]) as LoadSpec;
   const pick = () => spec.paths[Math.floor(Math.random() * spec.paths.length)];
+  const unique = `${process.pid}-${Date.now()}`;
+  let n = 0;
+  const { postBody } = spec;
+  const request: autocannon.Request = postBody
+    ? {
+        method: 'POST',
+        setupRequest: (req) => ({
+          ...req,
+          path: pick(),
+          headers: { ...req.headers, 'content-type': 'application/json' },
+          body: postBody.replaceAll('{{n}}', `${unique}-${n++}`),
+        }),
+      }
+    : { method: 'GET', setupRequest: (req) => ({ ...req, path: pick() }) };
   const result = await autocannon({
     url: spec.origin,
     connections: spec.connections,
     duration: spec.seconds,
     headers: spec.headers,
     overallRate: spec.overallRate,
-    requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: pick() }) }],
+    requests: [request],
   });
   const output: LoadResult = {
     requestsPerSecond: result.requests.total / spec.seconds,

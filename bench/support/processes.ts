@@ -44,6 +44,15 @@ export class BenchProcess {
     return this.child.pid!;
   }
 
+  /**
+   * CPU time (user + system, ms) the process has used so far, from /proc (Linux): the work a request
+   * costs, read as the difference around a load, whatever else shares the machine.
+   */
+  cpuMs(): number {
+    const fields = readFileSync(`/proc/${this.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  }
+
   /** Starts a fresh measurement window for the event-loop delay histogram (within a second). */
   resetProbe(): void {
     if (this.probeFile) writeFileSync(`${this.probeFile}.reset`, '');
