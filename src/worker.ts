@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 
 /**
  * How long a stopping worker may take: its attempts in flight finish and record (up to
- * WEBHOOK_TIMEOUT_MS and the claim's slack), queues close (never waiting on a Redis that is down).
+ * WEBHOOK_TIMEOUT_MS and 2 s), queues close (never waiting on a Redis that is down).
  * Past it the process exits anyway; what was left undone is the sweep's.
  */
 function shutdownTimeoutMs(config: AppConfig): number {

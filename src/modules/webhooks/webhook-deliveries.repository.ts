@@ -2,36 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryAttempt, DeliveryStatus } from './webhook-delivery.entity';
 import { AUTO_DISABLE_THRESHOLD, AUTO_DISABLED_REASON } from './delivery/webhook-backoff.rules';
+import { DeliveryRecord, DeliveryRow, toDeliveryRow } from './webhook-delivery.row';
 
 /** A subscription that may receive an event, before its filters are matched. */
 export interface DispatchCandidate {
   eventId: string;
   subscriptionId: string;
   eventFilters: string[];
-}
-
-/** A delivery with its subscription, as one attempt needs them. */
-export interface DeliveryRow {
-  id: string;
-  accountId: string;
-  subscriptionId: string;
-  eventId: string | null;
-  eventName: string;
-  test: boolean;
-  testPayload: Record<string, unknown> | null;
-  status: DeliveryStatus;
-  attemptCount: number;
-  /** An attempt of this delivery is claimed (being sent, or its worker died and the claim has not run out). */
-  inFlight: boolean;
-  createdAt: Date;
-  subscription: {
-    url: string;
-    enabled: boolean;
-    maxRetries: number;
-    signingSecret: string;
-    previousSecret: string | null;
-    previousSecretExpiresAt: Date | null;
-  };
 }
 
 export interface RecordAttemptInput {
@@ -43,14 +20,14 @@ export interface RecordAttemptInput {
   nextRetryAt: Date | null;
   counter: 'reset' | 'increment' | 'none';
   /**
-   * The claim this record settles: `held`, an attempt this worker claimed and sent; `none`, one that
-   * sent nothing (URL rule broken, subscription disabled) and needs no claim in place; `expired`, an
-   * attempt whose claim ran out before anyone recorded it (its worker died).
+   * The claim this record settles: `held`, an attempt this worker claimed (and sent, or stopped: URL
+   * rule broken, subscription disabled); `expired`, an attempt whose claim ran out before anyone
+   * recorded it (its worker died).
    */
   claim: AttemptClaim;
 }
 
-export type AttemptClaim = 'held' | 'none' | 'expired';
+export type AttemptClaim = 'held' | 'expired';
 
 export interface RecordAttemptResult {
   recorded: boolean;
@@ -151,25 +128,58 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Claims attempts before their POST: each delivery still pending at the expected attempt_count and
-   * not already claimed is marked in flight until `leaseMs` from now. Returns, per input, whether this
-   * call got the claim; a second run of the same attempt (a queue job run again) never does, so no
-   * attempt is sent twice. One statement for a whole batch.
+   * Claims attempts and loads them for sending, in one statement for a whole batch: each delivery
+   * still pending at the expected attempt_count and not already claimed is marked in flight until
+   * `leaseMs` from now (its worker renews the claim while the attempt runs) and comes back with its
+   * subscription; undefined for one not claimed (gone, finished, a stale or second run of the attempt:
+   * so no attempt is sent twice). The service adds the events (EventsService.findForDelivery).
    */
-  async claimAttempts(inputs: Array<{ id: string; expectedAttemptCount: number }>, leaseMs: number): Promise<boolean[]> {
-    const rows: Array<{ id: string; expected: number }> = await this.dataSource.query(
+  async claimForSending(
+    inputs: Array<{ id: string; expectedAttemptCount: number }>,
+    leaseMs: number,
+  ): Promise<Array<DeliveryRow | undefined>> {
+    const rows: DeliveryRecord[] = await this.dataSource.query(
       `WITH claimed AS (
-         UPDATE webhook_deliveries wd
+         UPDATE webhook_deliveries d
             SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $3::float8 / 1000)
            FROM unnest($1::text[], $2::int[]) AS i(id, expected)
-          WHERE wd.id = i.id AND wd.status = 'pending' AND wd.attempt_count = i.expected AND wd.in_flight_until IS NULL
-         RETURNING wd.id, i.expected
+          WHERE d.id = i.id AND d.status = 'pending' AND d.attempt_count = i.expected AND d.in_flight_until IS NULL
+         RETURNING d.id, d.account_id, d.subscription_id, d.event_id, d.event_name, d.test, d.test_payload, d.status,
+                   d.attempt_count, d.created_at
        )
-       SELECT id, expected FROM claimed`,
+       SELECT c.*, true AS in_flight,
+              s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at
+         FROM claimed c
+         JOIN webhook_subscriptions s ON s.id = c.subscription_id AND s.account_id = c.account_id`,
       [inputs.map((input) => input.id), inputs.map((input) => input.expectedAttemptCount), leaseMs],
     );
-    const claimed = new Set(rows.map((row) => `${row.id}.${row.expected}`));
-    return inputs.map((input) => claimed.delete(`${input.id}.${input.expectedAttemptCount}`));
+    // A second input for the same attempt in one batch gets nothing: the first one holds the claim.
+    const claimed = new Map(rows.map((r) => [`${r.id}.${r.attempt_count}`, toDeliveryRow(r)]));
+    return inputs.map((input) => {
+      const key = `${input.id}.${input.expectedAttemptCount}`;
+      const row = claimed.get(key);
+      claimed.delete(key);
+      return row;
+    });
+  }
+
+  /** Extends this worker's claims on attempts still running; one statement for all of them. */
+  async renewClaims(ids: string[], leaseMs: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE webhook_deliveries SET in_flight_until = now() + make_interval(secs => $2::float8 / 1000)
+        WHERE id = ANY($1::text[]) AND in_flight_until IS NOT NULL`,
+      [ids, leaseMs],
+    );
+  }
+
+  /** Gives up claims taken for attempts that were then not sent (their job is parked, or cannot be signed). */
+  async releaseClaims(inputs: Array<{ id: string; expectedAttemptCount: number }>): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE webhook_deliveries d SET in_flight_since = NULL, in_flight_until = NULL
+         FROM unnest($1::text[], $2::int[]) AS i(id, expected)
+        WHERE d.id = i.id AND d.status = 'pending' AND d.attempt_count = i.expected`,
+      [inputs.map((input) => input.id), inputs.map((input) => input.expectedAttemptCount)],
+    );
   }
 
   /** Attempts whose claim ran out with nobody recording them (their worker died), oldest first. */
@@ -317,57 +327,11 @@ export class WebhookDeliveriesRepository {
   }
 }
 
-/** A row of loadDeliveries' query, as the driver returns it. */
-interface DeliveryRecord {
-  id: string;
-  account_id: string;
-  subscription_id: string;
-  event_id: string | null;
-  event_name: string;
-  test: boolean;
-  test_payload: Record<string, unknown> | null;
-  status: DeliveryStatus;
-  attempt_count: number;
-  in_flight: boolean;
-  created_at: Date;
-  url: string;
-  enabled: boolean;
-  max_retries: number;
-  signing_secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
-}
-
-function toDeliveryRow(r: DeliveryRecord): DeliveryRow {
-  return {
-    id: r.id,
-    accountId: r.account_id,
-    subscriptionId: r.subscription_id,
-    eventId: r.event_id,
-    eventName: r.event_name,
-    test: r.test,
-    testPayload: r.test_payload,
-    status: r.status,
-    attemptCount: r.attempt_count,
-    inFlight: r.in_flight,
-    createdAt: r.created_at,
-    subscription: {
-      url: r.url,
-      enabled: r.enabled,
-      maxRetries: r.max_retries,
-      signingSecret: r.signing_secret,
-      previousSecret: r.previous_secret,
-      previousSecretExpiresAt: r.previous_secret_expires_at,
-    },
-  };
-}
-
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The SQL condition a record puts on the delivery's claim: `claim` is the SQL of the input's claim, `row` the table alias and dot. */
 function claimCondition(claim: string, row = ''): string {
-  return `CASE ${claim} WHEN 'held' THEN ${row}in_flight_until IS NOT NULL WHEN 'expired' THEN ${row}in_flight_until < now()
-                         ELSE ${row}in_flight_until IS NULL END`;
+  return `CASE ${claim} WHEN 'held' THEN ${row}in_flight_until IS NOT NULL ELSE ${row}in_flight_until < now() END`;
 }

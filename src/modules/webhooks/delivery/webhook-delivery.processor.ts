@@ -2,10 +2,13 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { DelayedError, Job, Worker } from 'bullmq';
 import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { CLAIM_SLACK_MS, WebhookDeliveryService } from './webhook-delivery.service';
+import { WebhookDeliveryService } from './webhook-delivery.service';
 import { DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from '../webhook-queue.service';
 import { Metrics } from '../../../platform/metrics/metrics';
 import { closeWithin, startQueueWorker } from '../../../platform/queue/queue-worker';
+
+/** Time for running attempts to record their outcome once their POST ended, at shutdown. */
+const RECORD_WITHIN_MS = 2_000;
 
 /**
  * Runs delivery attempts (worker only). The job lock must outlast the HTTP time-out, or a live
@@ -36,7 +39,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnModul
 
   async onModuleDestroy(): Promise<void> {
     // Lets running attempts finish and record while the database is still open, but never waits on a Redis that is down.
-    if (this.worker) await closeWithin(this.worker, this.config.webhook.timeoutMs + CLAIM_SLACK_MS);
+    if (this.worker) await closeWithin(this.worker, this.config.webhook.timeoutMs + RECORD_WITHIN_MS);
   }
 
   private async process(job: Job<DeliveryJobData>, token?: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../../../config/config';
@@ -8,7 +8,8 @@ import { KeyedConcurrencyLimiter } from '../../../platform/concurrency/keyed-lim
 import { SecretBox } from '../../../platform/secrets/secret-box';
 import { SecretBoxError } from '../../../platform/secrets/secret-box.rules';
 import { EventsService } from '../../events/events.service';
-import { DeliveryRow, RecordAttemptInput, RecordAttemptResult, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
+import { RecordAttemptInput, RecordAttemptResult, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
+import { DeliveryRow } from '../webhook-delivery.row';
 import { DeliveryAttempt } from '../webhook-delivery.entity';
 import { DeliveryJobData, WebhookQueue } from '../webhook-queue.service';
 import { failureCounterEffect, nextDeliveryState, NextDeliveryState } from './webhook-backoff.rules';
@@ -24,7 +25,7 @@ import { Metrics } from '../../../platform/metrics/metrics';
 import { AttemptReport, isAttemptReport, WebhookPoster } from './webhook-poster';
 import { signingSecrets } from './webhook-signer.rules';
 
-/** Concurrent attempts share their load, claim and record queries: up to this many rows per query, this many queries at once. */
+/** Concurrent attempts share their claim-and-load and record queries: up to this many rows per query, this many queries at once. */
 const QUERY_BATCH = 100;
 const QUERIES_IN_PARALLEL = 4;
 /**
@@ -35,9 +36,14 @@ const QUERIES_IN_PARALLEL = 4;
 const RECENT_EVENTS_MAX = 1_000;
 /** Signing secrets opened lately, by subscription and sealed value (a fan-out signs with a few secrets many times); emptied when full. */
 const OPENED_SECRETS_MAX = 1_000;
-/** A claim outlasts the POST's deadline by this much: the time to record the outcome. */
-export const CLAIM_SLACK_MS = 2_000;
-/** A failed record write of an attempt that was sent is tried again after these waits (within the claim's slack). */
+/**
+ * An attempt's claim holds this long unless renewed; the worker renews the claims of its running
+ * attempts every CLAIM_RENEW_MS, so a claim runs out only when its worker is gone (killed, or cut off
+ * from the database): the sweep then records the attempt as lost within about this long.
+ */
+export const CLAIM_LEASE_MS = 5_000;
+const CLAIM_RENEW_MS = 1_500;
+/** A failed record write of an attempt that was sent is tried again after these waits (while its claim is renewed). */
 const RECORD_RETRY_DELAYS_MS = [200, 600];
 /** Lost attempts recovered per sweep run. */
 const LOST_BATCH = 500;
@@ -47,7 +53,7 @@ export const SUBSCRIPTION_DISABLED_MESSAGE = 'subscription disabled';
 export type AttemptResult =
   /**
    * Nothing to do: the delivery is gone (subscription deleted), finished, this job is a stale duplicate,
-   * or another run holds this attempt's claim.
+   * another run holds this attempt's claim, or its secret does not open.
    */
   | { kind: 'dropped'; reason: 'missing' | 'finished' | 'stale' | 'in_flight' | 'unsignable' }
   /** The subscription already has its share of concurrent calls: try this job again shortly. */
@@ -55,9 +61,17 @@ export type AttemptResult =
   /** Attempted (or stopped): `recorded` false when another run of the same attempt recorded it first. */
   | { kind: 'attempted'; state: NextDeliveryState; recorded: boolean };
 
-/** Everything one attempt needs: the delivery, its subscription, and what the envelope is built from. */
+/** Everything one attempt needs: the claimed delivery, its subscription, and what the envelope is built from. */
 interface DeliveryWork extends DeliveryRow {
   envelopeSource: EnvelopeSource;
+}
+
+/** What a claim-and-load gives one job: its claimed attempt, or why there is none. */
+type Claimed = { work: DeliveryWork } | { dropped: Extract<AttemptResult, { kind: 'dropped' }>['reason'] };
+
+interface AttemptRef {
+  id: string;
+  expectedAttemptCount: number;
 }
 
 /** What to record of an attempt: its report, when it started and took, and the claim it settles. */
@@ -86,7 +100,7 @@ const LOST_REPORT: AttemptReport = { outcome: 'lost', responseCode: null, respon
  * again as the next attempt (never with the same webhook-retry-count).
  */
 @Injectable()
-export class WebhookDeliveryService {
+export class WebhookDeliveryService implements OnModuleDestroy {
   private readonly logger = new Logger(WebhookDeliveryService.name);
   private readonly limiter: KeyedConcurrencyLimiter;
   /** Event id → envelope source (see RECENT_EVENTS_MAX). */
@@ -96,9 +110,12 @@ export class WebhookDeliveryService {
   /** Subscriptions whose secret did not open, reported once per process. */
   private readonly reportedUnsignable = new Set<string>();
   private readonly userAgent: string;
-  private readonly loads: Coalescer<string, DeliveryWork | undefined>;
-  private readonly claims: Coalescer<{ id: string; expectedAttemptCount: number }, boolean>;
+  private readonly claims: Coalescer<AttemptRef, Claimed>;
+  private readonly releases: Coalescer<AttemptRef, undefined>;
   private readonly records: Coalescer<RecordAttemptInput, boolean>;
+  /** Deliveries whose attempt this process has claimed and not settled yet: their claims are renewed. */
+  private readonly running = new Set<string>();
+  private renewal?: NodeJS.Timeout;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -109,14 +126,21 @@ export class WebhookDeliveryService {
     private readonly metrics: Metrics,
     private readonly box: SecretBox,
   ) {
-    const { timeoutMs, concurrencyPerSubscription } = config.webhook;
+    const { concurrencyPerSubscription } = config.webhook;
     // Up to the limit call at once; more wait in memory while that is quick, the rest are parked in the queue.
     this.limiter = new KeyedConcurrencyLimiter(concurrencyPerSubscription);
     this.userAgent = `PropertyOps-Webhooks/${config.version}`;
-    this.loads = new Coalescer((ids) => this.loadWork(ids), QUERY_BATCH, QUERIES_IN_PARALLEL);
-    const leaseMs = timeoutMs + CLAIM_SLACK_MS;
-    this.claims = new Coalescer((inputs) => this.repository.claimAttempts(inputs, leaseMs), QUERY_BATCH, QUERIES_IN_PARALLEL);
+    this.claims = new Coalescer((refs) => this.claimWork(refs), QUERY_BATCH, QUERIES_IN_PARALLEL);
+    this.releases = new Coalescer<AttemptRef, undefined>(
+      async (refs) => (await this.repository.releaseClaims(refs), refs.map(() => undefined)),
+      QUERY_BATCH,
+      1,
+    );
     this.records = new Coalescer((inputs) => this.repository.recordAttempts(inputs), QUERY_BATCH, QUERIES_IN_PARALLEL);
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.renewal);
   }
 
   /** True when an attempt for this subscription would come back busy: its job can be parked before any query. */
@@ -129,30 +153,42 @@ export class WebhookDeliveryService {
     return this.limiter.parkDelayMs(subscriptionId);
   }
 
+  /**
+   * One attempt of a queue job: claimed and loaded (a job whose attempt is finished, stale or held by
+   * another run is dropped), then sent and recorded while this process renews the claim. An attempt
+   * that is claimed but then not sent (its subscription busy, its secret not opening) gives its claim back.
+   */
   async attempt(job: DeliveryJobData): Promise<AttemptResult> {
-    const work = await this.loads.call(job.deliveryId);
-    if (!work) return { kind: 'dropped', reason: 'missing' };
-    if (work.status !== 'pending') return { kind: 'dropped', reason: 'finished' };
-    if (work.attemptCount !== job.attempt) return { kind: 'dropped', reason: 'stale' };
-    if (work.inFlight) return { kind: 'dropped', reason: 'in_flight' };
-
-    if (!work.subscription.enabled) {
-      // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
-      return this.finish(work, { report: DISABLED_REPORT, at: new Date(), durationMs: 0, claim: 'none', uncounted: true });
-    }
-
-    const secrets = this.openSecrets(work);
-    if (!secrets) return { kind: 'dropped', reason: 'unsignable' };
-
-    const release = await this.limiter.acquire(work.subscriptionId);
-    if (!release) return { kind: 'busy', subscriptionId: work.subscriptionId };
-    let sent: AttemptRecord | undefined;
+    const ref = { id: job.deliveryId, expectedAttemptCount: job.attempt };
+    const claimed = await this.claims.call(ref);
+    if ('dropped' in claimed) return { kind: 'dropped', reason: claimed.dropped };
+    const { work } = claimed;
+    this.holdClaim(work.id);
     try {
-      sent = await this.send(work, secrets);
+      if (!work.subscription.enabled) {
+        // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
+        return await this.finish(work, { report: DISABLED_REPORT, at: new Date(), durationMs: 0, claim: 'held', uncounted: true });
+      }
+      const secrets = this.openSecrets(work);
+      if (!secrets) {
+        await this.releases.call(ref);
+        return { kind: 'dropped', reason: 'unsignable' };
+      }
+      const release = await this.limiter.acquire(work.subscriptionId);
+      if (!release) {
+        await this.releases.call(ref);
+        return { kind: 'busy', subscriptionId: work.subscriptionId };
+      }
+      let sent: AttemptRecord;
+      try {
+        sent = await this.send(work, secrets);
+      } finally {
+        release();
+      }
+      return await this.finish(work, sent);
     } finally {
-      release();
+      this.running.delete(work.id);
     }
-    return sent ? this.finish(work, sent) : { kind: 'dropped', reason: 'in_flight' };
   }
 
   /**
@@ -182,19 +218,36 @@ export class WebhookDeliveryService {
   }
 
   /**
-   * Deliveries of a batch of attempts with what their envelopes are built from: the deliveries, then
-   * the events not seen lately through the event log's service. An event delivery whose event is gone
-   * (retention deleted both in between) counts as gone too.
+   * Claims and loads a batch of attempts with what their envelopes are built from: the deliveries (one
+   * statement), then the events not seen lately through the event log's service. Those not claimed
+   * are looked up to say why (rare: a job run twice, a stale one). An event delivery whose event is
+   * gone (retention deleted both in between) counts as gone too.
    */
-  private async loadWork(ids: string[]): Promise<Array<DeliveryWork | undefined>> {
-    const rows = await this.repository.loadDeliveries(ids);
+  private async claimWork(refs: AttemptRef[]): Promise<Claimed[]> {
+    const rows = await this.repository.claimForSending(refs, CLAIM_LEASE_MS);
+    const unclaimed = refs.filter((_, i) => !rows[i]);
+    const current = unclaimed.length > 0 ? await this.repository.loadDeliveries(unclaimed.map((ref) => ref.id)) : [];
+    const why = new Map(unclaimed.map((ref, i) => [ref, whyUnclaimed(current[i], ref)]));
     const sources = await this.eventSources(rows.flatMap((row) => (row?.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
-    return rows.map((row) => {
-      if (!row) return undefined;
-      if (row.eventId === null) return { ...row, envelopeSource: testEnvelopeSource(row.testPayload, row) };
+    return refs.map((ref, i): Claimed => {
+      const row = rows[i];
+      if (!row) return { dropped: why.get(ref)! };
+      if (row.eventId === null) return { work: { ...row, envelopeSource: testEnvelopeSource(row.testPayload, row) } };
       const source = sources.get(row.eventId);
-      return source ? { ...row, envelopeSource: source } : undefined;
+      return source ? { work: { ...row, envelopeSource: source } } : { dropped: 'missing' };
     });
+  }
+
+  /** Renews this attempt's claim until it is settled (every CLAIM_RENEW_MS, one statement for all of them). */
+  private holdClaim(deliveryId: string): void {
+    this.running.add(deliveryId);
+    this.renewal ??= setInterval(() => {
+      if (this.running.size === 0) return;
+      this.repository
+        .renewClaims([...this.running], CLAIM_LEASE_MS)
+        .catch((error: Error) => this.logger.warn(`renewing ${this.running.size} attempt claim(s) failed: ${error.message}`));
+    }, CLAIM_RENEW_MS);
+    this.renewal.unref();
   }
 
   /** Envelope sources of these events (each of its account): recent ones from memory, the others in one query. */
@@ -247,12 +300,11 @@ export class WebhookDeliveryService {
     return secret;
   }
 
-  /** Checks the URL, claims the attempt and POSTs it signed with `secrets`; undefined when another run holds the claim. */
-  private async send(work: DeliveryWork, secrets: string[]): Promise<AttemptRecord | undefined> {
+  /** Checks the URL again and POSTs the attempt signed with `secrets`. */
+  private async send(work: DeliveryWork, secrets: string[]): Promise<AttemptRecord> {
     const checkedAt = new Date();
     const checked = await this.poster.check(work.subscription.url);
-    if (isAttemptReport(checked)) return { report: checked, at: checkedAt, durationMs: Date.now() - checkedAt.getTime(), claim: 'none' };
-    if (!(await this.claims.call({ id: work.id, expectedAttemptCount: work.attemptCount }))) return undefined;
+    if (isAttemptReport(checked)) return { report: checked, at: checkedAt, durationMs: Date.now() - checkedAt.getTime(), claim: 'held' };
 
     const at = new Date();
     const started = performance.now();
@@ -363,4 +415,12 @@ function attemptResult(report: AttemptReport): string {
   if (report.outcome === 'fatal') return report.errorMessage === SUBSCRIPTION_DISABLED_MESSAGE ? 'disabled' : 'url_rule';
   if (report.responseCode !== null) return 'http_error';
   return report.errorMessage?.startsWith('timed out') ? 'timeout' : 'network_error';
+}
+
+/** Why an attempt could not be claimed, from the delivery's row as it is now. */
+function whyUnclaimed(row: DeliveryRow | undefined, ref: AttemptRef): Extract<AttemptResult, { kind: 'dropped' }>['reason'] {
+  if (!row) return 'missing';
+  if (row.status !== 'pending') return 'finished';
+  if (row.attemptCount !== ref.expectedAttemptCount) return 'stale';
+  return 'in_flight';
 }
