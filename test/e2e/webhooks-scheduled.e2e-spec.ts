@@ -105,18 +105,22 @@ describe('webhook periodic tasks', () => {
   it('deletes rows past the 90-day retention through the scheduled job', async () => {
     const sub = await subscribe(api, `${receiver.url}/retention`);
     const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600 * 1000).toISOString();
-    const oldEvent = await insertEvent({ createdAt: daysAgo(91), dispatched: true });
-    const newEvent = await insertEvent({ createdAt: daysAgo(89), dispatched: true });
-    const oldDelivery = newId('delivery');
-    const newDelivery = newId('delivery');
-    for (const [id, eventId, days] of [
-      [oldDelivery, oldEvent, 91],
-      [newDelivery, newEvent, 89],
+    const [oldEvent, newEvent, oldDelivery, newDelivery] = [newId('event'), newId('event'), newId('delivery'), newId('delivery')];
+    // Each event with its delivery in one statement: the retention task runs every 300 ms and would
+    // otherwise delete the old event between two inserts, failing the delivery's foreign key.
+    for (const [eventId, deliveryId, days] of [
+      [oldEvent, oldDelivery, 91],
+      [newEvent, newDelivery, 89],
     ] as const) {
       await db.query(
-        `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, status, created_at)
-         VALUES ($1, $2, $3, $4, 'property.create', 'delivered', $5)`,
-        [id, account.accountId, sub.id, eventId, daysAgo(days)],
+        `WITH event AS (
+           INSERT INTO events (id, account_id, event_name, client_request_id, api_request_id, results, created_at, dispatched_at)
+           VALUES ($1, $3, 'property.create', 'client_sql', 'req_sql', '[{"via":"sql"}]', $5, now())
+           RETURNING id
+         )
+         INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, status, created_at)
+         SELECT $2, $3, $4, event.id, 'property.create', 'delivered', $5 FROM event`,
+        [eventId, deliveryId, account.accountId, sub.id, daysAgo(days)],
       );
     }
     await waitUntil(
