@@ -4,6 +4,8 @@ import { BullBoardModule } from '@bull-board/nestjs';
 import { DynamicModule, Module } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ReminderQueueModule } from '../modules/reminders/reminder-queue.module';
+import { REMINDER_DUE_QUEUE } from '../modules/reminders/reminder-queue.service';
 import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_DISPATCH_QUEUE } from '../modules/webhooks/webhook-queue.service';
 import { WebhookQueueModule } from '../modules/webhooks/webhook-queue.module';
 
@@ -30,6 +32,7 @@ export class QueueDashboardModule {
       module: QueueDashboardModule,
       imports: [
         WebhookQueueModule,
+        ReminderQueueModule,
         BullBoardModule.forRoot({
           route: QUEUE_DASHBOARD_ROUTE,
           adapter: ExpressAdapter,
@@ -39,6 +42,7 @@ export class QueueDashboardModule {
         BullBoardModule.forFeature(
           { name: WEBHOOK_DISPATCH_QUEUE, adapter: BullMQAdapter },
           { name: WEBHOOK_DELIVERY_QUEUE, adapter: BullMQAdapter },
+          { name: REMINDER_DUE_QUEUE, adapter: BullMQAdapter },
         ),
       ],
     };
