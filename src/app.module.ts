@@ -12,6 +12,7 @@ import { JobRequestTestHelpersModule } from './modules/job-requests/provider/tes
 import { PropertiesModule } from './modules/properties/properties.module';
 import { RemindersModule } from './modules/reminders/reminders.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { LegacyModule } from './modules/legacy/legacy.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { ProblemFilter } from './platform/http/problem.filter';
 import { RequestIdMiddleware } from './platform/http/request-id';
@@ -45,6 +46,7 @@ export class AppModule implements NestModule {
         ...(config.testHelpersEnabled ? [JobRequestTestHelpersModule] : []),
         RemindersModule,
         WebhooksModule,
+        LegacyModule,
         OpenApiModule,
         ...(config.ops.admin ? [QueueDashboardModule.forRoot(config.ops.admin)] : []),
       ],

@@ -52,6 +52,15 @@ export interface AppConfig {
   secretsKeyring: Keyring;
   /** Outbound downloads (property pictures): overall time-out and byte cap per download. */
   download: { timeoutMs: number; maxBytes: number };
+  /** The legacy batched API (spec 9, docs/legacy.md). */
+  legacy: {
+    /** From this instant every legacy route answers 410, pending batches fail and the legacy webhook stops. */
+    sunsetAt: Date;
+    /** The migration guide, linked from every legacy response (Link: <…>; rel="deprecation"). */
+    docsUrl: string;
+    /** How often the worker picks up batches left unprocessed (lost job, dead worker) and, past the sunset, fails them; 0 = never. */
+    sweepIntervalMs: number;
+  };
   reminders: {
     /** How often the worker arms the jobs of reminders coming due and fires those whose job was lost; 0 = never. */
     sweepIntervalMs: number;
@@ -104,6 +113,15 @@ const redisUrl = makeValidator<string>((input) => {
 const nonEmptyStr = makeValidator<string>((input) => {
   if (input.trim() === '') throw new Error('must not be empty');
   return input;
+});
+
+/** An ISO 8601 instant with its offset (`2027-04-07T00:00:00Z`): a date without a zone would depend on the host's. */
+const instant = makeValidator<Date>((input) => {
+  const value = String(input).trim();
+  const parsed = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) || Number.isNaN(parsed.getTime()))
+    throw new Error(`must be an ISO 8601 instant with its offset (2027-04-07T00:00:00Z), got "${value}"`);
+  return parsed;
 });
 
 /** envalid's url() takes anything `new URL` parses, `localhost:3000` included (scheme "localhost:"). */
@@ -188,6 +206,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       DOWNLOAD_TIMEOUT_MS: positiveInt({ default: 10000 }),
       DOWNLOAD_MAX_BYTES: positiveInt({ default: 10485760 }),
       REMINDER_SWEEP_INTERVAL_MS: nonNegativeInt({ default: 5000 }),
+      LEGACY_SUNSET_AT: instant({ default: new Date('2027-04-07T00:00:00Z') }),
+      LEGACY_DOCS_URL: httpUrl({ default: 'https://docs.property-ops.example/docs/legacy' }),
+      LEGACY_SWEEP_INTERVAL_MS: nonNegativeInt({ default: 2000 }),
       METRICS_TOKEN: str({ default: '' }),
       WORKER_METRICS_PORT: nonNegativeInt({ default: 0 }),
       ADMIN_USER: str({ default: '' }),
@@ -273,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secretsKeyring,
     download: { timeoutMs: e.DOWNLOAD_TIMEOUT_MS, maxBytes: e.DOWNLOAD_MAX_BYTES },
     reminders: { sweepIntervalMs: e.REMINDER_SWEEP_INTERVAL_MS },
+    legacy: { sunsetAt: e.LEGACY_SUNSET_AT, docsUrl: e.LEGACY_DOCS_URL, sweepIntervalMs: e.LEGACY_SWEEP_INTERVAL_MS },
     ops: {
       metricsToken: e.METRICS_TOKEN || null,
       workerMetricsPort: e.WORKER_METRICS_PORT || null,

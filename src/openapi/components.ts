@@ -15,6 +15,9 @@ export const HEADERS: Record<string, JsonSchema> = {
   RateLimitPolicy: header('IETF draft: the windows, e.g. "burst";q=50;w=1, "daily";q=30000;w=86400.'),
   RateLimit: header('IETF draft: the remaining quota and reset of each window.'),
   RetryAfter: header('Seconds to wait before retrying.', { type: 'integer' }),
+  Deprecation: header('The legacy API is deprecated since this instant (RFC 9745): @1791504000 (2026-10-09).'),
+  Sunset: header('When the legacy API shuts down (RFC 8594), e.g. Wed, 07 Apr 2027 00:00:00 GMT; from then on it answers 410.'),
+  Link: header('The migration guide: <…/docs/legacy>; rel="deprecation".'),
   IdempotentReplayed: header('true when this response is the stored answer to an earlier request with the same Idempotency-Key.', {
     const: 'true',
   }),
@@ -32,6 +35,8 @@ export const LIMIT_HEADERS = {
   RateLimit: headerRef('RateLimit'),
 };
 export const ID_HEADER = { 'x-request-id': headerRef('RequestId') };
+/** On every legacy answer, problems included. */
+export const DEPRECATION_HEADERS = { Deprecation: headerRef('Deprecation'), Sunset: headerRef('Sunset'), Link: headerRef('Link') };
 export const REPLAYED_HEADER = { 'Idempotent-Replayed': headerRef('IdempotentReplayed') };
 
 const problem = (description: string, example: object, headers: object = LIMIT_HEADERS) => ({
@@ -62,7 +67,7 @@ export const PROBLEM_RESPONSES: Record<number, { name: string; response: object 
   403: {
     name: 'Forbidden',
     response: problem(
-      "The key's account has no active subscription or its plan lacks the API (code subscription_inactive).",
+      "The key's account has no active subscription or its plan lacks the API (code subscription_inactive); on the legacy routes, a Platform key (code legacyKeyRequired).",
       PROBLEM_EXAMPLE(403, 'subscription_inactive', 'The subscription of this account is not active'),
       ID_HEADER,
     ),
@@ -81,6 +86,14 @@ export const PROBLEM_RESPONSES: Record<number, { name: string; response: object 
       PROBLEM_EXAMPLE(409, 'conflict', 'A booking with sourceBookingId airbnb-HM4K2Q already exists; update it instead', {
         existingId: 'bk_01JDZK6B2C3D4E5F6G7H8J9K0M',
       }),
+    ),
+  },
+  410: {
+    name: 'Gone',
+    response: problem(
+      'The legacy API is shut down (code legacyApiRetired), from LEGACY_SUNSET_AT on; with Deprecation, Sunset and Link. Use the /v1 routes.',
+      PROBLEM_EXAMPLE(410, 'legacyApiRetired', 'The legacy API was shut down on 2027-04-07T00:00:00.000Z'),
+      { ...ID_HEADER, ...DEPRECATION_HEADERS },
     ),
   },
   413: {

@@ -18,6 +18,7 @@ const ids = {
   taskGroupId: 'tgrp_01JDZK5V4W5X6Y7Z8A9B0C1D2E',
   taskId: 'task_01JDZK5W5X6Y7Z8A9B0C1D2E3F',
   accountId: 'acct_01JDZK3A1B2C3D4E5F6G7H8J9K',
+  legacyBatchId: 'lbat_01JDZKA1B2C3D4E5F6G7H8J9K0',
 };
 
 const base = 'https://api.property-ops.example';
@@ -27,6 +28,7 @@ export const EXAMPLE = {
   ...ids,
   pictureSourceUrl: 'https://images.example.com/villa-azur/living-room.jpg',
   webhookUrl: 'https://hooks.example.com/property-ops',
+  legacyWebhookUrl: 'https://hooks.example.com/property-ops-legacy',
 
   propertyBody: {
     sourceId: 'villa-azur-17',
@@ -81,6 +83,19 @@ export const EXAMPLE = {
     sourceBookingId: 'airbnb-HM4K2Q',
   },
 };
+
+/** POST /legacy/batch's example: two records, each the legacy form of a Platform call. */
+export const EXAMPLE_LEGACY_BATCH: { records: Array<Record<string, unknown>> } = { records: [] };
+EXAMPLE_LEGACY_BATCH.records.push(
+  {
+    clientRequestId: 'rename-villa',
+    entity: 'property',
+    action: 'update',
+    entityId: ids.propertyId,
+    changes: { name: 'Villa Azur (sea view)' },
+  },
+  { clientRequestId: 'new-reminder', entity: 'reminder', action: 'create', data: EXAMPLE.reminderBody },
+);
 
 /** One example per read shape (responses and webhook payloads). */
 export const SHAPE_EXAMPLES: Record<string, unknown> = {
@@ -243,6 +258,42 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     nextRetryAt: null,
     createdAt: at,
     attempts: [{ at, responseCode: 204, responseSnippet: '', errorMessage: null, durationMs: 41 }],
+  },
+  LegacyBatchAccepted: { batchId: ids.legacyBatchId, accepted: 2 },
+  LegacyBatch: {
+    batchId: ids.legacyBatchId,
+    status: 'completed',
+    accepted: 2,
+    processed: 2,
+    createdAt: at,
+    completedAt: at,
+    records: [
+      {
+        clientRequestId: 'rename-villa',
+        entity: 'property',
+        action: 'update',
+        status: 'succeeded',
+        entityId: ids.propertyId,
+        processedAt: at,
+      },
+      {
+        clientRequestId: 'new-reminder',
+        entity: 'reminder',
+        action: 'create',
+        status: 'failed',
+        code: 'validationFailed',
+        errors: [{ pointer: '#/date', detail: 'date is required' }],
+        processedAt: at,
+      },
+    ],
+  },
+  LegacyWebhook: { url: 'https://hooks.example.com/property-ops-legacy', enabled: true, maxRetries: 5, createdAt: at, updatedAt: at },
+  LegacyValidationError: {
+    clientRequestId: 'new-reminder',
+    entity: 'reminder',
+    action: 'create',
+    code: 'validationFailed',
+    errors: [{ pointer: '#/date', detail: 'date is required' }],
   },
   Event: {
     id: ids.eventId,

@@ -3,7 +3,7 @@ import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { HEADERS, LIMIT_HEADERS, PARAMETERS, PROBLEM_RESPONSES, REPLAYED_HEADER, ID_HEADER } from './components';
+import { DEPRECATION_HEADERS, HEADERS, LIMIT_HEADERS, PARAMETERS, PROBLEM_RESPONSES, REPLAYED_HEADER, ID_HEADER } from './components';
 import { dtoSchemas, JsonSchema, queryParameters } from './dto-schemas';
 import { SHAPE_EXAMPLES } from './examples';
 import { OperationDoc, OPERATIONS, ResponseDoc } from './operations';
@@ -30,6 +30,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Comments: "A job's chat.",
   Webhooks: 'Signed webhook subscriptions, test deliveries and the delivery log.',
   Events: 'The event feed: the backfill source for webhooks.',
+  Legacy: 'The deprecated legacy batched API and its unsigned webhook: legacy keys only, shut down at the sunset (docs/legacy.md).',
 };
 
 /**
@@ -115,6 +116,8 @@ function describeOperation(operation: Operation, doc: OperationDoc | undefined, 
   operation.summary = doc.summary;
   if (doc.description) operation.description = doc.description;
   operation.security = fact.isPublic ? [] : [{ apiKey: [] }];
+  const legacy = operation.operationId.startsWith('LegacyController_');
+  if (legacy) operation.deprecated = true;
 
   const example = doc.example ?? {};
   const parameters = (operation.parameters ?? []).map((p) =>
@@ -131,7 +134,11 @@ function describeOperation(operation: Operation, doc: OperationDoc | undefined, 
   operation.parameters = parameters;
 
   if (fact.body) operation.requestBody = requestBody(fact, dtos, example.body);
-  const headers = { ...(fact.isPublic ? ID_HEADER : LIMIT_HEADERS), ...(fact.idempotent ? REPLAYED_HEADER : {}) };
+  const headers = {
+    ...(fact.isPublic ? ID_HEADER : LIMIT_HEADERS),
+    ...(fact.idempotent ? REPLAYED_HEADER : {}),
+    ...(legacy ? DEPRECATION_HEADERS : {}),
+  };
   const responses: Record<string, unknown> = { [successStatus]: successResponse(doc.response, headers) };
   const problems = new Set([
     ...(fact.isPublic ? [] : AUTHENTICATED_PROBLEMS),

@@ -1,4 +1,4 @@
-import { EXAMPLE } from './examples';
+import { EXAMPLE, EXAMPLE_LEGACY_BATCH } from './examples';
 
 /**
  * What the code cannot say about each route, in one table: the OpenAPI document takes the routes,
@@ -331,6 +331,48 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     response: ok('RotatedSecret', 'The new secret.'),
     problems: [404],
     example: { params: webhook },
+  },
+
+  'POST /legacy/batch': {
+    summary: 'Submit a legacy batch (deprecated)',
+    description:
+      'Legacy keys only (a Platform key gets 403 legacyKeyRequired). 1-20 records {clientRequestId, entity, action, entityId?, data?, changes?}; a malformed batch is a 400 at once, a well-formed one is stored and acknowledged (202), then its records are applied in order, each through the Platform route it stands for; each outcome reaches the legacy webhook (the resource event, or legacy.validationError). From the sunset every legacy route answers 410 legacyApiRetired. Every answer carries Deprecation, Sunset and Link (rel="deprecation"). See docs/legacy.md.',
+    response: ok('LegacyBatchAccepted', 'Stored; processed after this answer.'),
+    problems: [410],
+    example: { body: EXAMPLE_LEGACY_BATCH },
+  },
+  'GET /legacy/batch/{batchId}': {
+    summary: "A legacy batch's status and each record's outcome (deprecated)",
+    description: 'For a client that lost a webhook. Legacy keys only.',
+    response: ok('LegacyBatch', 'The batch.'),
+    problems: [404, 410],
+    example: { params: { batchId: EXAMPLE.legacyBatchId } },
+  },
+  'PUT /legacy/webhook': {
+    summary: "Set the account's legacy webhook URL (deprecated)",
+    description:
+      'One per account; receives every event of the account (Platform calls included) with the Platform envelope byte for byte, unsigned (no webhook-signature), with the same retries. The URL rules of Platform subscriptions apply. PUT again to change the URL or re-enable it.',
+    response: ok('LegacyWebhook', 'The legacy webhook.'),
+    problems: [410],
+    example: { body: { url: EXAMPLE.legacyWebhookUrl } },
+  },
+  'GET /legacy/webhook': {
+    summary: "The account's legacy webhook (deprecated)",
+    response: ok('LegacyWebhook', 'The legacy webhook.'),
+    problems: [404, 410],
+  },
+  'GET /legacy/webhook/deliveries': {
+    summary: "The legacy webhook's delivery log (deprecated)",
+    description: 'Newest first; nextCursor is the last row id. 404 when no legacy webhook is set.',
+    response: page('WebhookDelivery', 'A page of deliveries.'),
+    problems: [404, 410],
+    example: { query: { limit: '10' } },
+  },
+  'DELETE /legacy/webhook': {
+    summary: "Remove the account's legacy webhook (deprecated)",
+    description: 'Its pending deliveries and delivery log go with it.',
+    response: none(),
+    problems: [404, 410],
   },
 
   'GET /v1/events': {

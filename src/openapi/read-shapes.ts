@@ -329,6 +329,49 @@ export const READ_SHAPES: Record<string, JsonSchema> = {
       }),
     ),
   }),
+  LegacyBatchAccepted: shape('A stored legacy batch; its records are processed after this answer.', {
+    batchId: id('lbat'),
+    accepted: { type: 'integer', minimum: 1, maximum: 20 },
+  }),
+  LegacyBatch: shape("A legacy batch and each record's outcome, in the batch's order.", {
+    batchId: id('lbat'),
+    status: { enum: ['pending', 'processing', 'completed'] },
+    accepted: { type: 'integer', minimum: 1, maximum: 20 },
+    processed: int,
+    createdAt: dateTime,
+    completedAt: orNull(dateTime),
+    records: arrayOf(
+      shape(
+        'One record: pending, succeeded (entityId names the resource) or failed (code and errors as its legacy.validationError carried them).',
+        {
+          clientRequestId: str,
+          entity: { enum: ['property', 'checklist', 'booking', 'reminder', 'jobRequest'] },
+          action: { enum: ['create', 'update', 'delete'] },
+          status: { enum: ['pending', 'succeeded', 'failed'] },
+          processedAt: orNull(dateTime),
+        },
+        { entityId: str, code: str, errors: arrayOf(shape('One failing field.', { pointer: str, detail: str })) },
+      ),
+    ),
+  }),
+  LegacyWebhook: shape(
+    "The account's legacy webhook: every event of the account, unsigned.",
+    { url: uri, enabled: bool, maxRetries: int, createdAt: dateTime, updatedAt: dateTime },
+    { disabledReason: { type: 'string', examples: ['auto_disabled_after_repeated_delivery_failures'] } },
+  ),
+  LegacyValidationError: shape(
+    'A legacy record that failed: the errors the Platform problem would have named (pointers into its data or changes).',
+    {
+      clientRequestId: str,
+      entity: { enum: ['property', 'checklist', 'booking', 'reminder', 'jobRequest'] },
+      action: { enum: ['create', 'update', 'delete'] },
+      code: {
+        type: 'string',
+        description: 'the Platform problem code (validationFailed, objectStrict, notFound, conflict, …; legacyApiRetired at the sunset)',
+      },
+      errors: arrayOf(shape('One failing field.', { pointer: str, detail: str })),
+    },
+  ),
   Event: shape('An event of the feed: the envelope of spec 6.1 without notifiedAt (stamped per webhook attempt).', {
     id: id('evt'),
     eventName: str,

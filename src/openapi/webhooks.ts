@@ -35,6 +35,7 @@ export const EVENT_RESULTS: Record<string, string> = {
   'jobRequest.completed': 'CompletedJobRequest',
   'jobRequest.canceledByCleaner': 'JobRequest',
   'comment.new': 'Comment',
+  'legacy.validationError': 'LegacyValidationError',
 };
 
 const headerParam = (name: string, description: string, schema: JsonSchema, example: unknown) => ({
@@ -94,7 +95,7 @@ export function webhooksSection(): Record<string, object> {
         post: {
           summary: `${eventName} (results: ${resultSchema})`,
           description:
-            'POSTed to every enabled subscription whose eventFilters match, signed (Standard Webhooks). Answer any 2xx within 10 seconds; anything else is retried with exponential backoff from 30 s up to maxRetries. Ordering is not guaranteed: order by createdAt, dedupe by webhook-id. Missed events: GET /v1/events.',
+            'POSTed to every enabled subscription whose eventFilters match, signed (Standard Webhooks). Answer any 2xx within 10 seconds; anything else is retried with exponential backoff from 30 s up to maxRetries. Ordering is not guaranteed: order by createdAt, dedupe by webhook-id. Missed events: GET /v1/events. The legacy webhook (PUT /legacy/webhook) receives every event with the same body, without webhook-signature.',
           tags: ['Webhook deliveries'],
           parameters: WEBHOOK_HEADERS,
           requestBody: {

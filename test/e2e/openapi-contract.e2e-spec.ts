@@ -3,6 +3,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { EXAMPLE } from '../../src/openapi/examples';
+import { AccountsService } from '../../src/modules/auth/accounts.service';
 import { createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { TINY_JPEG } from '../support/images';
 import { schemaValidator } from '../support/openapi';
@@ -23,6 +24,8 @@ const FIRST = [
   'POST /v1/jobRequests',
   'POST /v1/jobRequests/{jobRequestId}/comments',
   'POST /v1/webhooks',
+  'POST /legacy/batch',
+  'PUT /legacy/webhook',
 ];
 const LAST = [
   'POST /v1/webhooks/{webhookId}/rotateSecret',
@@ -33,6 +36,7 @@ const LAST = [
   'DELETE /v1/reminders/{reminderId}',
   'DELETE /v1/propertyPictures/{pictureId}',
   'DELETE /v1/webhooks/{webhookId}',
+  'DELETE /legacy/webhook',
   'DELETE /v1/properties/{propertyId}',
 ];
 /** Which placeholder a create's answer replaces, and from which field. */
@@ -44,6 +48,7 @@ const CREATES: Record<string, [keyof typeof EXAMPLE, string]> = {
   'POST /v1/reminders': ['reminderId', 'reminderId'],
   'POST /v1/jobRequests': ['jobRequestId', 'jobRequestId'],
   'POST /v1/webhooks': ['webhookId', 'id'],
+  'POST /legacy/batch': ['legacyBatchId', 'batchId'],
 };
 
 interface Op {
@@ -61,6 +66,8 @@ interface Op {
 describe('OpenAPI contract: every documented example request gets the documented answer', () => {
   let t: TestApp;
   let account: TestAccount;
+  /** The legacy routes take the account's legacy key. */
+  let legacyKey: string;
   let doc: OpenAPIObject;
   let check: ReturnType<typeof schemaValidator>;
   let receiver: WebhookReceiver;
@@ -70,6 +77,7 @@ describe('OpenAPI contract: every documented example request gets the documented
   beforeAll(async () => {
     t = await startApp();
     account = await createAccount(t);
+    legacyKey = (await t.app.get(AccountsService).issueKey(account.accountId, 'legacy')).apiKey;
     doc = (await t.http.get('/v1/openapi.json').expect(200)).body;
     check = schemaValidator(doc);
     receiver = await startReceiver();
@@ -77,6 +85,7 @@ describe('OpenAPI contract: every documented example request gets the documented
     await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
     swaps.set(EXAMPLE.pictureSourceUrl, `http://127.0.0.1:${(images.address() as AddressInfo).port}/living-room.jpg`);
     swaps.set(EXAMPLE.webhookUrl, `${receiver.url}/hooks`);
+    swaps.set(EXAMPLE.legacyWebhookUrl, `${receiver.url}/legacy-hooks`);
   });
   afterAll(async () => {
     await t.close();
@@ -113,7 +122,7 @@ describe('OpenAPI contract: every documented example request gets the documented
     let req = (request(t.app.getHttpServer()) as unknown as Record<string, (u: string) => request.Test>)
       [op.method](url)
       .query(query as object);
-    if (op.spec.security?.length) req = req.set('x-api-key', account.apiKey);
+    if (op.spec.security?.length) req = req.set('x-api-key', op.path.startsWith('/legacy/') ? legacyKey : account.apiKey);
     const example = op.spec.requestBody?.content['application/json']?.example;
     if (example !== undefined) req = req.send(swap(example) as object);
     return req;

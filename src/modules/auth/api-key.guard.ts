@@ -7,7 +7,8 @@ import { failedAuthLimitError, keyLimitError } from '../../platform/http/rate-li
 import { clientAddressKey, KeyDecision, rateLimitHeaders } from '../../platform/http/rate-limit.rules';
 import { RateLimiter } from '../../platform/http/rate-limit.service';
 import { ApiRequest } from '../../platform/http/request-context';
-import { InvalidApiKeyError, SubscriptionInactiveError } from './auth.errors';
+import { InvalidApiKeyError, LegacyKeyRequiredError, SubscriptionInactiveError } from './auth.errors';
+import { LEGACY_KEY_REQUIRED } from './legacy-key.decorator';
 import { hasApiAccess, hashApiKey, looksLikeApiKey } from './auth.rules';
 import { AuthService, KeyRecord } from './auth.service';
 
@@ -26,6 +27,7 @@ import { AuthService, KeyRecord } from './auth.service';
 export class ApiKeyGuard implements CanActivate {
   /** Handlers never change at run time, so whether each is public is read once. */
   private readonly publicHandlers = new WeakMap<object, boolean>();
+  private readonly legacyHandlers = new WeakMap<object, boolean>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -48,8 +50,12 @@ export class ApiKeyGuard implements CanActivate {
       void this.limiter.giveBack(keyHash, decision.took);
       throw new SubscriptionInactiveError();
     }
+    if (key.kind !== 'legacy' && this.needsLegacyKey(context)) {
+      void this.limiter.giveBack(keyHash, decision.took);
+      throw new LegacyKeyRequiredError();
+    }
     this.auth.noteUse(key, new Date());
-    req.caller = { accountId: key.accountId, apiKeyId: key.apiKeyId };
+    req.caller = { accountId: key.accountId, apiKeyId: key.apiKeyId, keyKind: key.kind };
     http.getResponse<Response>().set(rateLimitHeaders(decision, this.limiter.keyLimits));
     if (decision.outcome !== 'allowed') {
       this.metrics.rateLimitRejections.inc({ scope: 'key' });
@@ -77,6 +83,17 @@ export class ApiKeyGuard implements CanActivate {
     if (failure.allowed) throw new InvalidApiKeyError();
     this.metrics.rateLimitRejections.inc({ scope: 'address' });
     throw failedAuthLimitError(failure.msLeft, this.limiter.failureLimit);
+  }
+
+  /** Routes marked @LegacyKeyRequired() (the legacy API) refuse Platform keys with 403 legacyKeyRequired. */
+  private needsLegacyKey(context: ExecutionContext): boolean {
+    const handler = context.getHandler();
+    let needed = this.legacyHandlers.get(handler);
+    if (needed === undefined) {
+      needed = this.reflector.getAllAndOverride<boolean>(LEGACY_KEY_REQUIRED, [handler, context.getClass()]) === true;
+      this.legacyHandlers.set(handler, needed);
+    }
+    return needed;
   }
 
   private isPublic(context: ExecutionContext): boolean {

@@ -11,3 +11,13 @@ export class SubscriptionInactiveError extends DomainError {
     super('forbidden', 'subscription_inactive', 'The account subscription is inactive or its plan does not include API access');
   }
 }
+
+export class LegacyKeyRequiredError extends DomainError {
+  constructor() {
+    super(
+      'forbidden',
+      'legacyKeyRequired',
+      'The legacy API takes legacy API keys only; Platform keys call the /v1 routes (docs/legacy.md)',
+    );
+  }
+}

@@ -1,18 +1,20 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Sql } from '../../platform/database/sql';
 import { Plan, SubscriptionStatus } from './account.entity';
+import { ApiKeyKind } from './api-key.entity';
 import { shouldTouchLastUsed } from './auth.rules';
 
 /** A live (unrevoked) key and what its account's plan allows. */
 export interface KeyRecord {
   apiKeyId: string;
   accountId: string;
+  kind: ApiKeyKind;
   lastUsedAt: Date | null;
   plan: Plan;
   subscriptionStatus: SubscriptionStatus;
 }
 
-const FIND_KEY = `SELECT k.id AS "apiKeyId", k.account_id AS "accountId", k.last_used_at AS "lastUsedAt",
+const FIND_KEY = `SELECT k.id AS "apiKeyId", k.account_id AS "accountId", k.kind, k.last_used_at AS "lastUsedAt",
                          a.plan, a.subscription_status AS "subscriptionStatus"
                     FROM api_keys k JOIN accounts a ON a.id = k.account_id
                    WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;

@@ -47,17 +47,27 @@ export class WebhookDeliveriesRepository {
    * For each event, the enabled subscriptions of its account created at or before it. The events come
    * from EventsService.lockUndispatched with their exact created_at text, compared here in SQL at
    * microsecond precision (JS dates would round). Event filters are matched by the caller.
+   * The legacy webhook takes events created before `legacySunsetAt`, and after it only the final
+   * legacy.validationError of batches failed by the retirement (docs/legacy.md).
    */
   async candidateSubscriptions(
     manager: EntityManager,
-    events: Array<{ id: string; accountId: string; createdAtExact: string }>,
+    events: Array<{ id: string; accountId: string; eventName: string; createdAtExact: string }>,
+    legacySunsetAt: Date,
   ): Promise<DispatchCandidate[]> {
     if (events.length === 0) return [];
     const rows = await manager.query(
       `SELECT e.event_id, s.id AS subscription_id, s.event_filters
-         FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS e(event_id, account_id, created_at)
-         JOIN webhook_subscriptions s ON s.account_id = e.account_id AND s.enabled AND s.created_at <= e.created_at`,
-      [events.map((e) => e.id), events.map((e) => e.accountId), events.map((e) => e.createdAtExact)],
+         FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[]) AS e(event_id, account_id, created_at, event_name)
+         JOIN webhook_subscriptions s ON s.account_id = e.account_id AND s.enabled AND s.created_at <= e.created_at
+          AND (s.kind = 'platform' OR e.created_at < $5 OR e.event_name = 'legacy.validationError')`,
+      [
+        events.map((e) => e.id),
+        events.map((e) => e.accountId),
+        events.map((e) => e.createdAtExact),
+        events.map((e) => e.eventName),
+        legacySunsetAt,
+      ],
     );
     return rows.map((r: Record<string, unknown>) => ({
       eventId: r.event_id as string,

@@ -18,7 +18,8 @@ export interface DeliveryRow {
     url: string;
     enabled: boolean;
     maxRetries: number;
-    signingSecret: string;
+    /** null on the legacy webhook: its deliveries are unsigned. */
+    signingSecret: string | null;
     previousSecret: string | null;
     previousSecretExpiresAt: Date | null;
   };
@@ -40,7 +41,7 @@ export interface DeliveryRecord {
   url: string;
   enabled: boolean;
   max_retries: number;
-  signing_secret: string;
+  signing_secret: string | null;
   previous_secret: string | null;
   previous_secret_expires_at: Date | null;
 }

@@ -1,14 +1,19 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
+/** `platform`: a /v1/webhooks subscription; `legacy`: an account's legacy webhook (PUT /legacy/webhook), unsigned and subscribed to everything. */
+export type SubscriptionKind = 'platform' | 'legacy';
+
 @Entity('webhook_subscriptions')
 export class WebhookSubscriptionEntity {
   @PrimaryColumn({ type: 'text' }) id: string;
   @Column({ name: 'account_id', type: 'text' }) accountId: string;
+  @Column({ type: 'text' }) kind: SubscriptionKind;
   @Column({ type: 'text' }) url: string;
   @Column({ name: 'event_filters', type: 'text', array: true }) eventFilters: string[];
   @Column({ type: 'boolean' }) enabled: boolean;
   @Column({ name: 'max_retries', type: 'integer' }) maxRetries: number;
-  @Column({ name: 'signing_secret', type: 'text' }) signingSecret: string;
+  /** Sealed; null on the legacy webhook, whose deliveries are unsigned (spec 9.2). */
+  @Column({ name: 'signing_secret', type: 'text', nullable: true }) signingSecret: string | null;
   /** Kept for 24 hours after a rotation so deliveries carry both signatures. */
   @Column({ name: 'previous_secret', type: 'text', nullable: true }) previousSecret: string | null;
   @Column({ name: 'previous_secret_expires_at', type: 'timestamptz', nullable: true }) previousSecretExpiresAt: Date | null;

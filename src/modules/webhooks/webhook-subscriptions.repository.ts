@@ -30,16 +30,16 @@ export class WebhookSubscriptionsRepository {
 
   /** All of an account's subscriptions in creation order (the list is unpaginated). */
   listByAccount(accountId: string): Promise<WebhookSubscriptionEntity[]> {
-    return this.subscriptions.find({ where: { accountId }, order: { id: 'ASC' } });
+    return this.subscriptions.find({ where: { accountId, kind: 'platform' }, order: { id: 'ASC' } });
   }
 
   async find(accountId: string, id: string, manager?: EntityManager, lock = false): Promise<WebhookSubscriptionEntity | null> {
     const repo = manager ? manager.getRepository(WebhookSubscriptionEntity) : this.subscriptions;
-    return repo.findOne({ where: { accountId, id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    return repo.findOne({ where: { accountId, id, kind: 'platform' }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
   }
 
   async findIdByUrl(accountId: string, url: string): Promise<string | undefined> {
-    const row = await this.subscriptions.findOne({ where: { accountId, url }, select: { id: true } });
+    const row = await this.subscriptions.findOne({ where: { accountId, url, kind: 'platform' }, select: { id: true } });
     return row?.id;
   }
 
@@ -67,14 +67,40 @@ export class WebhookSubscriptionsRepository {
         previousSecretExpiresAt: previousExpiresAt,
         updatedAt: () => 'now()',
       })
-      .where('account_id = :accountId AND id = :id', { accountId, id })
+      .where(`account_id = :accountId AND id = :id AND kind = 'platform'`, { accountId, id })
       .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** The account's legacy webhook (at most one: a partial unique index), if set. */
+  findLegacy(accountId: string): Promise<WebhookSubscriptionEntity | null> {
+    return this.subscriptions.findOne({ where: { accountId, kind: 'legacy' } });
+  }
+
+  /**
+   * Sets the account's legacy webhook URL in one statement: created (subscribed to every event, unsigned),
+   * or its URL replaced and delivery switched back on (failure counter and reason cleared), as a PUT does.
+   */
+  async upsertLegacy(row: { id: string; accountId: string; url: string; maxRetries: number }): Promise<WebhookSubscriptionEntity> {
+    await this.subscriptions.query(
+      `INSERT INTO webhook_subscriptions (id, account_id, kind, url, event_filters, enabled, max_retries, signing_secret)
+       VALUES ($1, $2, 'legacy', $3, '{*}', true, $4, NULL)
+       ON CONFLICT (account_id) WHERE kind = 'legacy'
+       DO UPDATE SET url = EXCLUDED.url, enabled = true, disabled_reason = NULL, consecutive_failures = 0, updated_at = now()`,
+      [row.id, row.accountId, row.url, row.maxRetries],
+    );
+    return (await this.findLegacy(row.accountId))!;
+  }
+
+  /** Removes the account's legacy webhook and its delivery log; false when there was none. */
+  async deleteLegacy(accountId: string): Promise<boolean> {
+    const result = await this.subscriptions.delete({ accountId, kind: 'legacy' });
     return (result.affected ?? 0) > 0;
   }
 
   /** Deletes the subscription; its deliveries go with it (ON DELETE CASCADE). */
   async delete(accountId: string, id: string): Promise<boolean> {
-    const result = await this.subscriptions.delete({ accountId, id });
+    const result = await this.subscriptions.delete({ accountId, id, kind: 'platform' });
     return (result.affected ?? 0) > 0;
   }
 

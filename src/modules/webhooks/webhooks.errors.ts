@@ -1,10 +1,16 @@
-import { ConflictError, InvalidStateError, NotFoundError, ValidationError } from '../../platform/errors/domain-error';
+import { ConflictError, DomainError, InvalidStateError, NotFoundError, ValidationError } from '../../platform/errors/domain-error';
 import { InvalidCursorError } from '../../platform/pagination/cursor';
 import type { UrlPolicyError } from '../../platform/net/url-policy.rules';
 
 export class WebhookNotFoundError extends NotFoundError {
   constructor(id: string) {
     super('Webhook subscription', id);
+  }
+}
+
+export class LegacyWebhookNotFoundError extends DomainError {
+  constructor() {
+    super('not_found', 'notFound', 'This account has no legacy webhook; PUT /legacy/webhook sets one');
   }
 }
 

@@ -8,11 +8,14 @@ import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 import { WebhookSubscriptionsService } from './subscriptions/webhook-subscriptions.service';
 import { WebhooksController } from './subscriptions/webhooks.controller';
+import { LegacyWebhookService } from './subscriptions/legacy-webhook.service';
 
 /** The API side of webhooks: subscriptions, test deliveries, the delivery log. The worker side is WebhooksWorkerModule. */
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookSubscriptionEntity, WebhookDeliveryEntity]), NetModule, WebhookQueueModule],
   controllers: [WebhooksController],
-  providers: [WebhookSubscriptionsService, WebhookSubscriptionsRepository, WebhookDeliveriesRepository],
+  providers: [WebhookSubscriptionsService, WebhookSubscriptionsRepository, WebhookDeliveriesRepository, LegacyWebhookService],
+  // The legacy module's webhook routes (PUT/GET/DELETE /legacy/webhook, its deliveries).
+  exports: [LegacyWebhookService],
 })
 export class WebhooksModule {}

@@ -1,3 +1,5 @@
+import type { EntityManager } from 'typeorm';
+
 /**
  * What a use case knows about the request that started it. Transport-free on purpose:
  * services, UnitOfWork and the worker share these types without depending on HTTP.
@@ -7,6 +9,8 @@
 export interface Caller {
   accountId: string;
   apiKeyId: string;
+  /** Legacy keys (issued before self-serve keys) may also call the legacy API (spec 5.6). */
+  keyKind: 'platform' | 'legacy';
 }
 
 /** An Idempotency-Key claimed for this request; the use case stores its response against it (Tx.respond). */
@@ -25,4 +29,9 @@ export interface RequestContext {
   /** The Idempotency-Key when sent, else a generated id: the event envelope's clientRequestId. */
   clientRequestId: string;
   idempotency?: IdempotencyClaim;
+  /**
+   * Work the caller adds to the end of the use case's transaction, given the use case's result: it
+   * commits with the change or not at all (the legacy batch worker records each record's outcome so).
+   */
+  beforeCommit?: (manager: EntityManager, result: unknown) => Promise<void>;
 }

@@ -38,8 +38,8 @@ export class UnitOfWork {
     let respondedHere = false;
     let result: T;
     try {
-      result = await this.dataSource.transaction((manager) =>
-        work({
+      result = await this.dataSource.transaction(async (manager) => {
+        const value = await work({
           manager,
           ctx,
           afterCommit: (task) => afterCommit.push(task),
@@ -50,8 +50,10 @@ export class UnitOfWork {
             if (ctx.idempotency) await this.idempotency.complete(manager, ctx.idempotency, response);
             return response;
           },
-        }),
-      );
+        });
+        if (ctx.beforeCommit) await ctx.beforeCommit(manager, value);
+        return value;
+      });
     } catch (error) {
       // Rolled back: nothing was stored, so a retry of the use case may respond again.
       if (respondedHere) this.responded.delete(ctx);

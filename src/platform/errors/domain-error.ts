@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'gone'
   | 'invalid_state'
   | 'unprocessable'
   | 'payload_too_large'

@@ -21,6 +21,7 @@ export const STATUS_BY_KIND: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
   invalid_state: 409,
   unprocessable: 422,
   payload_too_large: 413,
@@ -41,6 +42,8 @@ const TITLES: Record<string, string> = {
   idempotencyKeyInProgress: 'Idempotency key in progress',
   malformedJson: 'Malformed JSON',
   internal: 'Internal server error',
+  legacyKeyRequired: 'Legacy API key required',
+  legacyApiRetired: 'Legacy API retired',
 };
 
 export interface ProblemInput {

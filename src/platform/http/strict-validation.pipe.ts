@@ -26,16 +26,25 @@ export class StrictValidationPipe implements PipeTransform {
     if (input === null || typeof input !== 'object' || Array.isArray(input)) {
       throw ValidationError.field('#', 'The request body must be a JSON object');
     }
-    const instance = plainToInstance(metatype, input, { enableImplicitConversion: false, exposeDefaultValues: true }) as object;
-    const errors = await validate(instance, {
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
-      validationError: { target: false, value: true },
-    });
-    const dropped = droppedKeyPaths(input);
-    const shape = nestedShapeIssues(instance);
-    if (errors.length > 0 || dropped.length > 0 || shape.length > 0) throw toValidationError(errors, type, dropped, shape);
-    return instance;
+    return validateStrictly(metatype as new () => object, input, type);
   }
+}
+
+/**
+ * The API's validation of a body or query object, for the pipe and for anything else that must apply
+ * a route's DTO exactly as the route does (the legacy batch worker): strict, no implicit conversion,
+ * defaults exposed; throws the ValidationError the route would answer with.
+ */
+export async function validateStrictly<T extends object>(metatype: new () => T, input: object, where: 'body' | 'query'): Promise<T> {
+  const instance = plainToInstance(metatype, input, { enableImplicitConversion: false, exposeDefaultValues: true }) as T;
+  const errors = await validate(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    validationError: { target: false, value: true },
+  });
+  const dropped = droppedKeyPaths(input);
+  const shape = nestedShapeIssues(instance);
+  if (errors.length > 0 || dropped.length > 0 || shape.length > 0) throw toValidationError(errors, where, dropped, shape);
+  return instance;
 }

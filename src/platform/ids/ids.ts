@@ -21,6 +21,7 @@ export const ID_PREFIX = {
   delivery: 'whd',
   event: 'evt',
   request: 'req',
+  legacyBatch: 'lbat',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

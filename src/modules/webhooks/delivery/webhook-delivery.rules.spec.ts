@@ -78,6 +78,12 @@ describe('deliveryHeaders', () => {
     expect(first).toBe(deliveryHeaders({ ...input, secrets: ['new'] })['webhook-signature']);
     expect(second).toBe(deliveryHeaders({ ...input, secrets: ['old'] })['webhook-signature']);
   });
+
+  it('sends no webhook-signature without a secret (the legacy webhook), the other headers unchanged', () => {
+    const signed = deliveryHeaders(input);
+    const { ['webhook-signature']: _signature, ...rest } = signed;
+    expect(deliveryHeaders({ ...input, secrets: [] })).toEqual(rest);
+  });
 });
 
 describe('eventEnvelopeSource', () => {

@@ -44,7 +44,7 @@ export interface DeliveryHeadersInput {
   body: string;
   /** When the attempt starts: webhook-timestamp in unix seconds. */
   now: Date;
-  /** Secrets that sign it, newest first (signingSecrets). */
+  /** Secrets that sign it, newest first (signingSecrets); none for the legacy webhook (no webhook-signature header). */
   secrets: readonly string[];
   /** Attempts already made: 0 on the first. */
   retryCount: number;
@@ -60,7 +60,9 @@ export function deliveryHeaders(input: DeliveryHeadersInput): Record<string, str
     'user-agent': input.userAgent,
     'webhook-id': input.deliveryId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signPayload({ deliveryId: input.deliveryId, timestamp, body: input.body, secrets: input.secrets }),
+    ...(input.secrets.length > 0
+      ? { 'webhook-signature': signPayload({ deliveryId: input.deliveryId, timestamp, body: input.body, secrets: input.secrets }) }
+      : {}),
     'webhook-retry-count': String(input.retryCount),
     'webhook-max-retries': String(input.maxRetries),
   };

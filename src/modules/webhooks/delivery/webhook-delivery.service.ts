@@ -277,8 +277,13 @@ export class WebhookDeliveryService implements OnModuleDestroy {
    * lists: the delivery stays pending, unsent, until the key is back.
    */
   private openSecrets(work: DeliveryWork): string[] | undefined {
+    const { signingSecret } = work.subscription;
+    // The legacy webhook has no secret: its deliveries go unsigned (spec 9.2), all else the same.
+    if (signingSecret === null) return [];
     try {
-      return signingSecrets(work.subscription, new Date()).map((sealed) => this.openSecret(sealed, work.subscriptionId));
+      return signingSecrets({ ...work.subscription, signingSecret }, new Date()).map((sealed) =>
+        this.openSecret(sealed, work.subscriptionId),
+      );
     } catch (error) {
       if (!(error instanceof SecretBoxError)) throw error;
       if (!this.reportedUnsignable.has(work.subscriptionId)) {

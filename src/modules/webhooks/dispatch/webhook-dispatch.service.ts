@@ -1,4 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '../../../config/config';
+import { APP_CONFIG } from '../../../config/config.module';
 import { DataSource } from 'typeorm';
 import { newId } from '../../../platform/ids/ids';
 import { EventsService } from '../../events/events.service';
@@ -34,6 +36,7 @@ export class WebhookDispatchService {
   );
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly dataSource: DataSource,
     private readonly events: EventsService,
     private readonly repository: WebhookDeliveriesRepository,
@@ -55,7 +58,7 @@ export class WebhookDispatchService {
     const created = await this.dataSource.transaction(async (manager) => {
       const events = await this.events.lockUndispatched(manager, ids);
       if (events.length === 0) return [];
-      const candidates = await this.repository.candidateSubscriptions(manager, events);
+      const candidates = await this.repository.candidateSubscriptions(manager, events, this.config.legacy.sunsetAt);
       const rows = fanOut(events, candidates).map((delivery) => ({ id: newId('delivery'), ...delivery }));
       const inserted = await this.repository.insertEventDeliveries(manager, rows);
       await this.events.markDispatched(

@@ -68,6 +68,7 @@ export class WebhookSubscriptionsService {
     const row = Object.assign(new WebhookSubscriptionEntity(), {
       id,
       accountId: ctx.accountId,
+      kind: 'platform',
       url,
       eventFilters: distinctEventFilters(input.eventFilters),
       enabled: true,
@@ -172,8 +173,8 @@ export class WebhookSubscriptionsService {
     if (!(await this.repository.find(accountId, id))) throw new WebhookNotFoundError(id);
   }
 
-  /** The URL rules of spec 4.8 rule 6 (shape, https, DNS); returns the stored, normalised form. */
-  private async checkedUrl(raw: string): Promise<string> {
+  /** The URL rules of spec 4.8 rule 6 (shape, https, DNS); returns the stored, normalised form. The legacy webhook takes the same. */
+  async checkedUrl(raw: string): Promise<string> {
     try {
       const checked = await this.urlPolicy.check(raw, { requireHttps: true });
       return normaliseWebhookUrl(checked.url);
