@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import { untilAborted } from '../../platform/async/until-aborted';
 import { closeWithin } from '../../platform/queue/queue-worker';
 
 export const LEGACY_BATCH_QUEUE = 'legacy-batch';
@@ -31,17 +32,11 @@ export class LegacyQueue implements BeforeApplicationShutdown {
   /** Never throws and never waits on a Redis that is down for more than ADD_TIMEOUT_MS: the sweep catches up. */
   async enqueue(batchId: string): Promise<void> {
     const adding = this.queue.add('process', { batchId }, { jobId: batchId, ...JOB_OPTIONS });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ADD_TIMEOUT_MS} ms`)), ADD_TIMEOUT_MS);
-    });
+    adding.catch(() => undefined); // a late failure after the deadline is the sweep's too
     try {
-      await Promise.race([adding, timeout]);
+      await untilAborted(adding, AbortSignal.timeout(ADD_TIMEOUT_MS));
     } catch (error) {
-      adding.catch(() => undefined);
       this.logger.warn(`enqueueing legacy batch ${batchId} failed (the sweep will process it): ${(error as Error).message}`);
-    } finally {
-      clearTimeout(timer);
     }
   }
 }
