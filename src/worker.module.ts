@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from './config/config';
 import { EventsModule } from './modules/events/events.module';
+import { LegacyWorkerModule } from './modules/legacy/legacy-worker.module';
 import { RemindersWorkerModule } from './modules/reminders/reminders-worker.module';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
 import { PlatformModule } from './platform/platform.module';
@@ -11,7 +12,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot(config, 'worker'), EventsModule, WebhooksWorkerModule, RemindersWorkerModule],
+      imports: [PlatformModule.forRoot(config, 'worker'), EventsModule, WebhooksWorkerModule, RemindersWorkerModule, LegacyWorkerModule],
     };
   }
 }

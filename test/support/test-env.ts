@@ -66,6 +66,8 @@ export function testEnvironment(runId: string): Record<string, string> {
     // The reminders' sweep scans every account of the shared database: off unless a file turns it on
     // (on a database of its own) or calls the sweep scoped to its accounts.
     REMINDER_SWEEP_INTERVAL_MS: '0',
+    // So does the legacy batches' sweep (and past a test's LEGACY_SUNSET_AT it fails what it finds).
+    LEGACY_SWEEP_INTERVAL_MS: '0',
     WEBHOOK_TIMEOUT_MS: '2000',
     BLOB_STORAGE_DIR: `${tmpdir()}/property-ops-test-${runId}/blobs`,
   };

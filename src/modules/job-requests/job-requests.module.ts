@@ -46,7 +46,8 @@ import { JobLifecycleService } from './provider/job-lifecycle.service';
     CommentsService,
     JobLifecycleService,
   ],
-  // For the test helpers (provider/test-helpers.module.ts), mounted only when TEST_HELPERS_ENABLED=true.
-  exports: [JobLifecycleService, CommentsService],
+  // For the test helpers (provider/test-helpers.module.ts), mounted only when TEST_HELPERS_ENABLED=true; the host's
+  // services for the legacy batch records (src/modules/legacy).
+  exports: [JobLifecycleService, CommentsService, JobRequestsService, JobRequestChangesService],
 })
 export class JobRequestsModule {}

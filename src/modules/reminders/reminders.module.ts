@@ -14,7 +14,7 @@ import { RemindersService } from './reminders.service';
   imports: [TypeOrmModule.forFeature([ReminderEntity]), EventsModule, PropertiesModule, ChecklistsModule, ReminderQueueModule],
   controllers: [RemindersController],
   providers: [RemindersService, RemindersRepository, ReminderAutomation],
-  // ReminderAutomation is what the bookings' scheduling automation calls.
-  exports: [ReminderAutomation],
+  // ReminderAutomation is what the bookings' scheduling automation calls; RemindersService what legacy batch records run.
+  exports: [ReminderAutomation, RemindersService],
 })
 export class RemindersModule {}
