@@ -18,6 +18,7 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
   accounts:create --name NAME [--plan basic|pro|business] [--inactive]
   accounts:deactivate --account ACCOUNTID
   accounts:activate --account ACCOUNTID
+  accounts:legacy-usage --account ACCOUNTID
   keys:issue --account ACCOUNTID [--legacy]
   keys:revoke --key APIKEYID`;
 
@@ -44,6 +45,8 @@ async function run(command: string, options: Options, accounts: AccountsService)
       return accounts.setSubscriptionStatus(required(options, 'account'), 'inactive');
     case 'accounts:activate':
       return accounts.setSubscriptionStatus(required(options, 'account'), 'active');
+    case 'accounts:legacy-usage':
+      return accounts.legacyUsage(required(options, 'account'));
     case 'keys:issue':
       return accounts.issueKey(required(options, 'account'), options.legacy ? 'legacy' : 'platform');
     case 'keys:revoke':

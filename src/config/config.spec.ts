@@ -117,10 +117,29 @@ describe('loadConfig', () => {
     ['REDIS_PREFIX', ''],
     ['REDIS_PREFIX', '  '],
     ['BLOB_STORAGE_DIR', ''],
+    ['LEGACY_SUNSET_AT', '2027-04-07'],
+    ['LEGACY_SUNSET_AT', '2027-04-07T00:00:00'],
+    ['LEGACY_SUNSET_AT', 'soon'],
+    ['LEGACY_DOCS_URL', 'docs/legacy'],
+    ['LEGACY_SWEEP_INTERVAL_MS', '-1'],
   ])('refuses %s=%p with one line naming the variable', (name, value) => {
     const error = configErrorOf({ [name]: value });
     expect(error.message).toMatch(new RegExp(`^${name}: \\S`));
     expect(error.message).not.toMatch(/[\r\n]/);
+  });
+
+  it('reads the legacy API settings, the sunset as an instant with its offset', () => {
+    expect(loadConfig({}).legacy).toEqual({
+      sunsetAt: new Date('2027-04-07T00:00:00Z'),
+      docsUrl: 'https://docs.property-ops.example/docs/legacy',
+      sweepIntervalMs: 2000,
+    });
+    const set = loadConfig({
+      LEGACY_SUNSET_AT: '2027-04-07T02:00:00+02:00',
+      LEGACY_DOCS_URL: 'https://x.example/l',
+      LEGACY_SWEEP_INTERVAL_MS: '0',
+    });
+    expect(set.legacy).toEqual({ sunsetAt: new Date('2027-04-07T00:00:00Z'), docsUrl: 'https://x.example/l', sweepIntervalMs: 0 });
   });
 
   it('keeps the report on one line even when the value holds a newline', () => {

@@ -1,7 +1,10 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { cliJson, runCli } from '../support/cli';
 import { startApp, TestApp } from '../support/app';
 import { createLegacyAccount, expectDeprecationHeaders } from '../support/legacy';
 import { expectProblem } from '../support/problem';
+import { waitUntil } from '../support/wait';
 import { validProperty } from '../support/properties';
 
 /** The legacy API's acknowledgement side (spec 9, docs/legacy.md): keys, headers, batch intake, the legacy webhook. */
@@ -54,6 +57,24 @@ describe('legacy API', () => {
       const res = await send();
       expectProblem(res, status as number, code as string);
       expectDeprecationHeaders(res);
+    });
+
+    it("on 429, the limit being shared with the key's Platform calls", async () => {
+      const limited = await startApp({
+        RATE_LIMIT_PER_SECOND: '1',
+        RATE_LIMIT_BURST: '1',
+        RATE_LIMIT_WINDOW_SECONDS: '3600',
+        REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-legacy-limits`,
+      });
+      try {
+        const c = await createLegacyAccount(limited);
+        await c.legacy.get('/v1/properties').expect(200);
+        const res = await c.legacy.get('/legacy/webhook');
+        expectProblem(res, 429, 'rate_limited');
+        expectDeprecationHeaders(res);
+      } finally {
+        await limited.close();
+      }
     });
 
     it('on successes, with the rate-limit headers of the key', async () => {
@@ -189,6 +210,40 @@ describe('legacy API', () => {
       } finally {
         await retired.close();
       }
+    });
+  });
+
+  describe('CLI accounts:legacy-usage', () => {
+    it('says whether a legacy key of the account was used in the last 30 days', async () => {
+      const c = await createLegacyAccount(t);
+      expect(await cliJson(['accounts:legacy-usage', '--account', c.account.accountId])).toEqual({
+        accountId: c.account.accountId,
+        usedLegacyKeyInLast30Days: false,
+        lastLegacyUseAt: null,
+        liveLegacyKeys: 1,
+      });
+      // A Platform call with the Platform key does not count; a call with the legacy key (any route) does.
+      await c.platform.get('/v1/properties').expect(200);
+      await c.legacy.get('/v1/properties').expect(200);
+      const db = t.app.get(DataSource);
+      await waitUntil(
+        async () => (await db.query(`SELECT last_used_at FROM api_keys WHERE id = $1`, [c.legacyKey.apiKeyId]))[0].last_used_at,
+        10_000,
+        'last_used_at of the legacy key',
+      );
+      const used = await cliJson<Record<string, unknown>>(['accounts:legacy-usage', '--account', c.account.accountId]);
+      expect(used).toEqual(expect.objectContaining({ usedLegacyKeyInLast30Days: true, lastLegacyUseAt: expect.any(String) }));
+      // A use 31 days ago is too old.
+      await db.query(`UPDATE api_keys SET last_used_at = now() - interval '31 days' WHERE id = $1`, [c.legacyKey.apiKeyId]);
+      const old = await cliJson<Record<string, unknown>>(['accounts:legacy-usage', '--account', c.account.accountId]);
+      expect(old.usedLegacyKeyInLast30Days).toBe(false);
+    });
+
+    it('fails for an unknown account or without --account', async () => {
+      const unknown = await runCli(['accounts:legacy-usage', '--account', 'acct_01AAAAAAAAAAAAAAAAAAAAAAAA']);
+      expect(unknown.code).not.toBe(0);
+      expect(unknown.stderr).toMatch(/not found/i);
+      expect((await runCli(['accounts:legacy-usage'])).stderr).toMatch(/--account is required/);
     });
   });
 });
