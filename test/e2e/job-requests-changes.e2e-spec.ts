@@ -23,9 +23,10 @@ describe('job requests: host changes', () => {
 
   const inStatus = (status: number, overrides: Record<string, unknown> = {}) => jobInStatus(api, property.propertyId, status, overrides);
   const patch = (jobRequestId: string, body: Record<string, unknown>) => api.patch(`/v1/jobRequests/${jobRequestId}`).send(body);
-  const eventsOf = async (jobRequestId: string, until: string) => {
+  /** The job's events once the feed shows `count` of them named `until` (the feed shows an event only once older transactions end). */
+  const eventsOf = async (jobRequestId: string, until: string, count = 1) => {
     const events = await feedEvents(api, {
-      until: (all) => all.some((e) => e.eventName === until && e.results[0]?.jobRequestId === jobRequestId),
+      until: (all) => all.filter((e) => e.eventName === until && e.results[0]?.jobRequestId === jobRequestId).length >= count,
     });
     return events.filter((e) => e.results[0]?.jobRequestId === jobRequestId);
   };
@@ -194,7 +195,7 @@ describe('job requests: host changes', () => {
       expect(second.verification.totalTaskCount).toBe(2);
       const third = (await add(job.jobRequestId, [{ title: 'water plants', note: 'case differs: a new task' }]).expect(200)).body;
       expect(third.verification.totalTaskCount).toBe(3);
-      const events = await eventsOf(job.jobRequestId, 'jobRequest.updated');
+      const events = await eventsOf(job.jobRequestId, 'jobRequest.updated', 3);
       expect(events.filter((e) => e.eventName === 'jobRequest.updated')).toHaveLength(3);
       // The same task again changes nothing: no event.
       expect((await add(job.jobRequestId, [{ title: 'Feed cat', note: 'Wet food' }]).expect(200)).body).toEqual(third);

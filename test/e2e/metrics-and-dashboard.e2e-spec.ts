@@ -1,7 +1,9 @@
 import { clientFor, createAccount, startApp, TestApp } from '../support/app';
+import { dropRedisPrefix } from '../support/test-env';
 
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 const ADMIN = { ADMIN_USER: 'ops', ADMIN_PASSWORD: 'correct-horse-battery' };
+const REDIS_PREFIX = `pop-test-${process.env.TEST_RUN_ID}-metrics`;
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 describe('API metrics at /metrics and the queue dashboard at /admin/queues', () => {
@@ -10,8 +12,10 @@ describe('API metrics at /metrics and the queue dashboard at /admin/queues', () 
 
   beforeAll(async () => {
     [t, off] = await Promise.all([
-      // One failed authentication per second from this test's address: the second is a 429.
+      // One failed authentication per hour from this test's address: the second is a 429. A Redis prefix
+      // of its own, so other files' failed authentications from 127.0.0.1 in this run do not count here.
       startApp({
+        REDIS_PREFIX,
         METRICS_TOKEN,
         ...ADMIN,
         RATE_LIMIT_FAILED_AUTH_PER_SECOND: '1',
@@ -21,7 +25,10 @@ describe('API metrics at /metrics and the queue dashboard at /admin/queues', () 
       startApp(),
     ]);
   });
-  afterAll(() => Promise.all([t?.close(), off?.close()]));
+  afterAll(async () => {
+    await Promise.all([t?.close(), off?.close()]);
+    await dropRedisPrefix(t.config.redisUrl, REDIS_PREFIX);
+  });
 
   it('are not mounted when METRICS_TOKEN, ADMIN_USER and ADMIN_PASSWORD are unset', async () => {
     await off.http.get('/metrics').expect(404);
