@@ -10,6 +10,7 @@ import { verifyWithLibrary } from '../support/webhooks';
 import { startWorker, TestWorker } from '../support/worker';
 import { spawnWorkerProcess } from '../support/worker-process';
 import { Client } from 'pg';
+import { LegacyRetentionService } from '../../src/modules/legacy/legacy-retention.service';
 
 /**
  * The legacy batches' processing and the legacy webhook pipeline (spec 9, docs/legacy.md), with a
@@ -330,5 +331,23 @@ describe('legacy batches and the legacy webhook', () => {
     await receiver.waitFor(1, 20_000, (r) => r.path === '/sunset-platform' && JSON.parse(r.rawBody).eventName === 'property.create');
     const log = (await a.legacy.get('/legacy/webhook/deliveries').expect(200)).body.data;
     expect(log.map((d: { eventName: string }) => d.eventName)).toEqual(['legacy.validationError', 'legacy.validationError']);
+  });
+
+  it('deletes completed batches and their records after 90 days, and nothing younger or still open', async () => {
+    worker = await startWorker(env);
+    const a = await createLegacyAccount(t);
+    const ids = [];
+    for (let i = 0; i < 3; i++) {
+      const body = { records: [{ clientRequestId: `ret-${i}`, entity: 'reminder', action: 'delete', entityId: 'rem_x' }] };
+      ids.push((await a.legacy.post('/legacy/batch').send(body).expect(202)).body.batchId);
+    }
+    for (const id of ids) await finished(a.legacy, id);
+    await db.query(`UPDATE legacy_batches SET completed_at = now() - interval '91 days' WHERE id = $1`, [ids[0]]);
+    await db.query(`UPDATE legacy_batches SET completed_at = now() - interval '89 days' WHERE id = $1`, [ids[1]]);
+    await db.query(`UPDATE legacy_batches SET completed_at = NULL, created_at = now() - interval '100 days' WHERE id = $1`, [ids[2]]);
+    await worker.ctx.get(LegacyRetentionService).run();
+    const left = await db.query<{ id: string }>(`SELECT id FROM legacy_batches WHERE id = ANY($1) ORDER BY id`, [ids]);
+    expect(left.map((row) => row.id)).toEqual([ids[1], ids[2]]);
+    expect(await db.query(`SELECT 1 FROM legacy_batch_records WHERE batch_id = $1`, [ids[0]])).toEqual([]);
   });
 });

@@ -64,7 +64,12 @@ describe('webhook periodic tasks', () => {
   });
 
   it('runs the sweep, retention and the secrets upkeep in the worker, with nothing scheduled in Redis', async () => {
-    expect(worker.ctx.get(Scheduler).taskNames().sort()).toEqual(['webhook-retention', 'webhook-secrets', 'webhook-sweep']);
+    expect(worker.ctx.get(Scheduler).taskNames().sort()).toEqual([
+      'legacy-batch-retention',
+      'webhook-retention',
+      'webhook-secrets',
+      'webhook-sweep',
+    ]);
     const redis = new Redis(t.config.redisUrl);
     try {
       const queues = new Set((await redis.keys(`${env.REDIS_PREFIX}:*`)).map((key) => key.split(':')[1]));

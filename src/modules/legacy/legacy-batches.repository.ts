@@ -147,6 +147,15 @@ export class LegacyBatchesRepository {
     return affected > 0;
   }
 
+  /** Retention: deletes one batch of batches (their records with them) completed before `cutoff`; returns the count. */
+  async deleteCompletedBefore(cutoff: Date, limit: number): Promise<number> {
+    const [, deleted]: [unknown[], number] = await this.dataSource.query(
+      `DELETE FROM legacy_batches WHERE id IN (SELECT id FROM legacy_batches WHERE completed_at < $1 LIMIT $2)`,
+      [cutoff, limit],
+    );
+    return deleted;
+  }
+
   /** Batches to pick up: not completed, no live lease, acknowledged at least `graceMs` ago (the queue job goes first). */
   async due(graceMs: number, limit: number): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.dataSource.query(

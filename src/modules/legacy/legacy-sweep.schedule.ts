@@ -3,13 +3,16 @@ import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Scheduler } from '../../platform/scheduling/scheduler';
 import { LegacyBatchProcessingService } from './legacy-batch-processing.service';
+import { LegacyRetentionService } from './legacy-retention.service';
 
 export const LEGACY_SWEEP_TASK = 'legacy-batch-sweep';
+export const LEGACY_RETENTION_TASK = 'legacy-batch-retention';
 
 /**
- * The legacy batches' sweep on the worker's in-process scheduler (once per interval across workers):
- * batches whose job was lost or whose worker died, and past the sunset every pending one (failed).
- * LEGACY_SWEEP_INTERVAL_MS=0 leaves it out.
+ * The legacy batches' periodic work on the worker's in-process scheduler (once per interval across
+ * workers): the sweep (batches whose job was lost or whose worker died, and past the sunset every
+ * pending one, failed; LEGACY_SWEEP_INTERVAL_MS=0 leaves it out) and the 90-day retention of completed
+ * batches, on the period of the other retention jobs (WEBHOOK_RETENTION_INTERVAL_MS).
  */
 @Injectable()
 export class LegacySweepSchedule implements OnModuleInit {
@@ -17,6 +20,7 @@ export class LegacySweepSchedule implements OnModuleInit {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly scheduler: Scheduler,
     private readonly processing: LegacyBatchProcessingService,
+    private readonly retention: LegacyRetentionService,
   ) {}
 
   onModuleInit(): void {
@@ -24,6 +28,11 @@ export class LegacySweepSchedule implements OnModuleInit {
       name: LEGACY_SWEEP_TASK,
       intervalMs: this.config.legacy.sweepIntervalMs,
       run: (signal) => this.processing.sweep(signal),
+    });
+    this.scheduler.register({
+      name: LEGACY_RETENTION_TASK,
+      intervalMs: this.config.webhook.retentionIntervalMs,
+      run: (signal) => this.retention.run({ signal }),
     });
   }
 }

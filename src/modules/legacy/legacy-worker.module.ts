@@ -11,6 +11,7 @@ import { LegacyBatchProcessor } from './legacy-batch.processor';
 import { LegacyBatchesRepository } from './legacy-batches.repository';
 import { LegacyRecordRunner } from './legacy-record-runner';
 import { LegacySweepSchedule } from './legacy-sweep.schedule';
+import { LegacyRetentionService } from './legacy-retention.service';
 
 /**
  * The legacy batches in the worker process: the queue job, the sweep, and the records applied through
@@ -18,6 +19,13 @@ import { LegacySweepSchedule } from './legacy-sweep.schedule';
  */
 @Module({
   imports: [EventsModule, SchedulingModule, PropertiesModule, ChecklistsModule, BookingsModule, RemindersModule, JobRequestsModule],
-  providers: [LegacyBatchesRepository, LegacyRecordRunner, LegacyBatchProcessingService, LegacyBatchProcessor, LegacySweepSchedule],
+  providers: [
+    LegacyBatchesRepository,
+    LegacyRecordRunner,
+    LegacyBatchProcessingService,
+    LegacyBatchProcessor,
+    LegacySweepSchedule,
+    LegacyRetentionService,
+  ],
 })
 export class LegacyWorkerModule {}
