@@ -3,7 +3,7 @@ import request from 'supertest';
 import { AccountsService } from '../../src/modules/auth/accounts.service';
 import { AuthService } from '../../src/modules/auth/auth.service';
 import { clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
-import { startPrivateRedis } from '../support/private-redis';
+import { startPrivateRedis } from '../support/private-services';
 import { expectProblem } from '../support/problem';
 import { waitUntil } from '../support/wait';
 
