@@ -75,7 +75,7 @@ describe('legacy API', () => {
       } finally {
         await limited.close();
       }
-    });
+    }, 60_000);
 
     it('on successes, with the rate-limit headers of the key', async () => {
       const res = await a.legacy
@@ -185,7 +185,7 @@ describe('legacy API', () => {
       } finally {
         await strict.close();
       }
-    });
+    }, 60_000);
   });
 
   describe('after the sunset (LEGACY_SUNSET_AT)', () => {
@@ -210,7 +210,7 @@ describe('legacy API', () => {
       } finally {
         await retired.close();
       }
-    });
+    }, 60_000);
   });
 
   describe('CLI accounts:legacy-usage', () => {
@@ -237,13 +237,13 @@ describe('legacy API', () => {
       await db.query(`UPDATE api_keys SET last_used_at = now() - interval '31 days' WHERE id = $1`, [c.legacyKey.apiKeyId]);
       const old = await cliJson<Record<string, unknown>>(['accounts:legacy-usage', '--account', c.account.accountId]);
       expect(old.usedLegacyKeyInLast30Days).toBe(false);
-    });
+    }, 60_000);
 
     it('fails for an unknown account or without --account', async () => {
       const unknown = await runCli(['accounts:legacy-usage', '--account', 'acct_01AAAAAAAAAAAAAAAAAAAAAAAA']);
       expect(unknown.code).not.toBe(0);
       expect(unknown.stderr).toMatch(/not found/i);
       expect((await runCli(['accounts:legacy-usage'])).stderr).toMatch(/--account is required/);
-    });
+    }, 60_000);
   });
 });

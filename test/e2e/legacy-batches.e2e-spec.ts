@@ -37,7 +37,7 @@ describe('legacy batches and the legacy webhook', () => {
     };
     t = await startApp(env);
     receiver = await startReceiver();
-  });
+  }, 60_000);
   afterEach(async () => {
     await worker?.close();
     worker = undefined;
@@ -58,7 +58,7 @@ describe('legacy batches and the legacy webhook', () => {
         const res = await api.get(`/legacy/batch/${batchId}`).expect(200);
         return res.body.status === 'completed' ? res.body : undefined;
       },
-      30_000,
+      60_000,
       `batch ${batchId} completed`,
     );
   }
@@ -171,7 +171,7 @@ describe('legacy batches and the legacy webhook', () => {
         const names = new Set(got.map((b) => `${b.clientRequestId} ${b.eventName}`));
         return Object.entries(expected).every(([i, name]) => names.has(`mixed-${i} ${name}`)) ? got : undefined;
       },
-      30_000,
+      60_000,
       'every record event at the legacy webhook',
     );
     const firstAt = (i: number) =>
@@ -189,7 +189,7 @@ describe('legacy batches and the legacy webhook', () => {
     // The delivery log of the legacy webhook lists them.
     const log = (await a.legacy.get('/legacy/webhook/deliveries?limit=100').expect(200)).body.data;
     expect(log.length).toBeGreaterThanOrEqual(20);
-  });
+  }, 120_000);
 
   it('delivers a Platform write to both pipelines with the same body bytes, the legacy one unsigned', async () => {
     worker = await startWorker(env);
@@ -206,8 +206,8 @@ describe('legacy batches and the legacy webhook', () => {
     ).body;
 
     const property = await createProperty(a.platform);
-    const [legacy] = await receiver.waitFor(1, 20_000, at('/both-legacy'));
-    const [platform] = await receiver.waitFor(1, 20_000, at('/both-platform'));
+    const [legacy] = await receiver.waitFor(1, 30_000, at('/both-legacy'));
+    const [platform] = await receiver.waitFor(1, 30_000, at('/both-platform'));
     // notifiedAt is stamped per attempt (spec 6.1 rule 2): every other byte is the same.
     const unstamped = (raw: string) => raw.replace(/,"notifiedAt":"[^"]+"/, '');
     expect(unstamped(legacy.rawBody)).toBe(unstamped(platform.rawBody));
@@ -222,7 +222,7 @@ describe('legacy batches and the legacy webhook', () => {
     expect(legacy.headers['webhook-id']).not.toBe(platform.headers['webhook-id']);
     const log = (await a.legacy.get('/legacy/webhook/deliveries').expect(200)).body.data;
     expect(log).toEqual([expect.objectContaining({ id: legacy.headers['webhook-id'], eventName: 'property.create', status: 'delivered' })]);
-  });
+  }, 60_000);
 
   it('retries the legacy webhook on the same schedule', async () => {
     worker = await startWorker(env);
@@ -233,10 +233,10 @@ describe('legacy batches and the legacy webhook', () => {
       .expect(200);
     receiver.enqueue({ status: 500 });
     await createProperty(a.platform);
-    const [first, second] = await receiver.waitFor(2, 20_000, at('/retry-legacy'));
+    const [first, second] = await receiver.waitFor(2, 30_000, at('/retry-legacy'));
     expect([first.headers['webhook-retry-count'], second.headers['webhook-retry-count']]).toEqual(['0', '1']);
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
-  });
+  }, 60_000);
 
   it('resumes a batch whose worker was killed mid-batch without applying any record twice', async () => {
     const a = await createLegacyAccount(t);
@@ -266,7 +266,7 @@ describe('legacy batches and the legacy webhook', () => {
           const [{ waiting }] = await db.query<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted`);
           return batch.processed === 5 && waiting > 0;
         },
-        30_000,
+        60_000,
         'the worker to stop at record 5',
       );
       child.child.kill('SIGKILL');
@@ -292,7 +292,7 @@ describe('legacy batches and the legacy webhook', () => {
       [a.account.accountId],
     );
     expect(created).toHaveLength(9);
-  });
+  }, 120_000);
 
   it('at the sunset: pending batches fail with a final legacy.validationError, then the legacy webhook stops', async () => {
     const a = await createLegacyAccount(t);
@@ -315,7 +315,7 @@ describe('legacy batches and the legacy webhook', () => {
     expect(batch.records).toEqual(
       [0, 1].map((i) => expect.objectContaining({ clientRequestId: `late-${i}`, status: 'failed', code: 'legacyApiRetired' })),
     );
-    const finals = await receiver.waitFor(2, 20_000, at('/sunset-legacy'));
+    const finals = await receiver.waitFor(2, 30_000, at('/sunset-legacy'));
     expect(
       bodies(finals)
         .map((b) => [b.eventName, b.results[0].clientRequestId, b.results[0].code])
@@ -328,10 +328,10 @@ describe('legacy batches and the legacy webhook', () => {
 
     // A Platform write now reaches the Platform subscription only.
     await createProperty(a.platform);
-    await receiver.waitFor(1, 20_000, (r) => r.path === '/sunset-platform' && JSON.parse(r.rawBody).eventName === 'property.create');
+    await receiver.waitFor(1, 30_000, (r) => r.path === '/sunset-platform' && JSON.parse(r.rawBody).eventName === 'property.create');
     const log = (await a.legacy.get('/legacy/webhook/deliveries').expect(200)).body.data;
     expect(log.map((d: { eventName: string }) => d.eventName)).toEqual(['legacy.validationError', 'legacy.validationError']);
-  });
+  }, 60_000);
 
   it('deletes completed batches and their records after 90 days, and nothing younger or still open', async () => {
     worker = await startWorker(env);
@@ -349,5 +349,5 @@ describe('legacy batches and the legacy webhook', () => {
     const left = await db.query<{ id: string }>(`SELECT id FROM legacy_batches WHERE id = ANY($1) ORDER BY id`, [ids]);
     expect(left.map((row) => row.id)).toEqual([ids[1], ids[2]]);
     expect(await db.query(`SELECT 1 FROM legacy_batch_records WHERE batch_id = $1`, [ids[0]])).toEqual([]);
-  });
+  }, 60_000);
 });
