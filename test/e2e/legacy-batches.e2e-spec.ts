@@ -220,7 +220,15 @@ describe('legacy batches and the legacy webhook', () => {
       expect(legacy.headers[name]).toEqual(expect.any(String));
     }
     expect(legacy.headers['webhook-id']).not.toBe(platform.headers['webhook-id']);
-    const log = (await a.legacy.get('/legacy/webhook/deliveries').expect(200)).body.data;
+    // The attempt is recorded once the receiver has answered: poll the log.
+    const log = await waitUntil(
+      async () => {
+        const rows = (await a.legacy.get('/legacy/webhook/deliveries').expect(200)).body.data;
+        return rows[0]?.status === 'delivered' ? rows : undefined;
+      },
+      30_000,
+      'the legacy delivery recorded',
+    );
     expect(log).toEqual([expect.objectContaining({ id: legacy.headers['webhook-id'], eventName: 'property.create', status: 'delivered' })]);
   }, 60_000);
 
