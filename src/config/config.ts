@@ -61,6 +61,17 @@ export interface AppConfig {
     /** How often the worker picks up batches left unprocessed (lost job, dead worker) and, past the sunset, fails them; 0 = never. */
     sweepIntervalMs: number;
   };
+  /** Calendar feeds (iCal import, docs/calendar-feeds.md). */
+  calendar: {
+    /** How often each feed is synced. */
+    syncIntervalMs: number;
+    /** How often a worker looks for feeds due a sync (once across workers); 0 = never (tests sync by hand). */
+    scanIntervalMs: number;
+    /** Largest calendar accepted. */
+    maxBytes: number;
+    /** Overall time-out of one calendar download. */
+    timeoutMs: number;
+  };
   reminders: {
     /** How often the worker arms the jobs of reminders coming due and fires those whose job was lost; 0 = never. */
     sweepIntervalMs: number;
@@ -209,6 +220,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       LEGACY_SUNSET_AT: instant({ default: new Date('2027-04-07T00:00:00Z') }),
       LEGACY_DOCS_URL: httpUrl({ default: 'https://docs.property-ops.example/docs/legacy' }),
       LEGACY_SWEEP_INTERVAL_MS: nonNegativeInt({ default: 2000 }),
+      CALENDAR_SYNC_INTERVAL_MS: positiveInt({ default: 900_000 }),
+      CALENDAR_SCAN_INTERVAL_MS: nonNegativeInt({ default: 30_000 }),
+      CALENDAR_MAX_BYTES: positiveInt({ default: 5 * 1024 * 1024 }),
+      CALENDAR_TIMEOUT_MS: positiveInt({ default: 20_000 }),
       METRICS_TOKEN: str({ default: '' }),
       WORKER_METRICS_PORT: nonNegativeInt({ default: 0 }),
       ADMIN_USER: str({ default: '' }),
@@ -295,6 +310,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     download: { timeoutMs: e.DOWNLOAD_TIMEOUT_MS, maxBytes: e.DOWNLOAD_MAX_BYTES },
     reminders: { sweepIntervalMs: e.REMINDER_SWEEP_INTERVAL_MS },
     legacy: { sunsetAt: e.LEGACY_SUNSET_AT, docsUrl: e.LEGACY_DOCS_URL, sweepIntervalMs: e.LEGACY_SWEEP_INTERVAL_MS },
+    calendar: {
+      syncIntervalMs: e.CALENDAR_SYNC_INTERVAL_MS,
+      scanIntervalMs: e.CALENDAR_SCAN_INTERVAL_MS,
+      maxBytes: e.CALENDAR_MAX_BYTES,
+      timeoutMs: e.CALENDAR_TIMEOUT_MS,
+    },
     ops: {
       metricsToken: e.METRICS_TOKEN || null,
       workerMetricsPort: e.WORKER_METRICS_PORT || null,

@@ -68,6 +68,8 @@ export function testEnvironment(runId: string): Record<string, string> {
     REMINDER_SWEEP_INTERVAL_MS: '0',
     // So does the legacy batches' sweep (and past a test's LEGACY_SUNSET_AT it fails what it finds).
     LEGACY_SWEEP_INTERVAL_MS: '0',
+    // The same for the calendar feeds' scan for due feeds: tests sync their own feeds.
+    CALENDAR_SCAN_INTERVAL_MS: '0',
     WEBHOOK_TIMEOUT_MS: '2000',
     BLOB_STORAGE_DIR: `${tmpdir()}/property-ops-test-${runId}/blobs`,
   };

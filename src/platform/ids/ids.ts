@@ -22,6 +22,7 @@ export const ID_PREFIX = {
   event: 'evt',
   request: 'req',
   legacyBatch: 'lbat',
+  calendarFeed: 'cal',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;
