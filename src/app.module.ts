@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AppConfig } from './config/config';
 import { AuthModule } from './modules/auth/auth.module';
 import { BookingsModule } from './modules/bookings/bookings.module';
+import { CalendarFeedsModule } from './modules/calendar-feeds/calendar-feeds.module';
 import { ChecklistsModule } from './modules/checklists/checklists.module';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { EventsModule } from './modules/events/events.module';
@@ -47,6 +48,7 @@ export class AppModule implements NestModule {
         RemindersModule,
         WebhooksModule,
         LegacyModule,
+        CalendarFeedsModule,
         OpenApiModule,
         ...(config.ops.admin ? [QueueDashboardModule.forRoot(config.ops.admin)] : []),
       ],

@@ -4,13 +4,14 @@ import type { Queue } from 'bullmq';
 import { createServer, Server } from 'node:http';
 import { DataSource } from 'typeorm';
 import { AppConfig } from './config/config';
+import { CALENDAR_SYNC_QUEUE } from './modules/calendar-feeds/calendar-sync-queue.service';
 import { EventsService } from './modules/events/events.service';
 import { REMINDER_DUE_QUEUE } from './modules/reminders/reminder-queue.service';
 import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_DISPATCH_QUEUE } from './modules/webhooks/webhook-queue.service';
 import { untilAborted } from './platform/async/until-aborted';
 import { Metrics, serveMetrics } from './platform/metrics/metrics';
 
-const QUEUES = [WEBHOOK_DISPATCH_QUEUE, WEBHOOK_DELIVERY_QUEUE, REMINDER_DUE_QUEUE];
+const QUEUES = [WEBHOOK_DISPATCH_QUEUE, WEBHOOK_DELIVERY_QUEUE, REMINDER_DUE_QUEUE, CALENDAR_SYNC_QUEUE];
 const STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** A scrape never waits longer than this on Redis or PostgreSQL: what did not answer keeps its last value. */
 const READ_DEADLINE_MS = 1_000;

@@ -42,6 +42,7 @@ const E = EXAMPLE;
 const property = { propertyId: E.propertyId };
 const job = { jobRequestId: E.jobRequestId };
 const webhook = { webhookId: E.webhookId };
+const feed = { calendarFeedId: E.calendarFeedId };
 const window = { dateFrom: '2030-07-01T00:00:00Z', dateTo: '2030-08-01T00:00:00Z' };
 
 export const OPERATIONS: Record<string, OperationDoc> = {
@@ -373,6 +374,53 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description: 'Its pending deliveries and delivery log go with it.',
     response: none(),
     problems: [404, 410],
+  },
+  'POST /v1/properties/{propertyId}/calendarFeeds': {
+    summary: "Add a listing's iCal link to a property",
+    description:
+      'Calendar feeds are an extension of the spec (docs/calendar-feeds.md). url: the iCal export link of an Airbnb, Vrbo or Booking.com listing (or any RFC 5545 calendar); https, a domain name resolving to public addresses only (400 invalidCalendarFeedUrl); webcal:// is read as https://. At most 10 feeds per property and one per url (409). The first sync is queued at once; then every CALENDAR_SYNC_INTERVAL_MS. Each event becomes a booking with sourceBookingId ical:<feedId>:<UID>.',
+    response: ok('CalendarFeed', 'The feed, status pending until its first sync.'),
+    problems: [404, 409],
+    example: {
+      params: property,
+      body: { url: E.calendarFeedUrl, label: 'Airbnb', checkInTime: '16:00', checkOutTime: '11:00', defaultNumberOfGuests: 2 },
+    },
+  },
+  'GET /v1/properties/{propertyId}/calendarFeeds': {
+    summary: "A property's calendar feeds",
+    description: 'Unpaginated (at most 10), in creation order.',
+    response: page('CalendarFeed', 'Every feed of the property.'),
+    problems: [404],
+    example: { params: property },
+  },
+  'GET /v1/calendarFeeds/{calendarFeedId}': {
+    summary: 'Get a calendar feed',
+    description: 'status, lastSyncedAt, lastError and lastWarning tell how its syncs go.',
+    response: ok('CalendarFeed', 'The feed.'),
+    problems: [404],
+    example: { params: feed },
+  },
+  'PATCH /v1/calendarFeeds/{calendarFeedId}': {
+    summary: 'Update a calendar feed',
+    description:
+      'label (null clears it), checkInTime, checkOutTime, defaultNumberOfGuests, skipBlocked; applied from the next sync (new times move the future stays through the dates change). The url is fixed: add a feed for a new link.',
+    response: ok('CalendarFeed', 'The updated feed.'),
+    problems: [404],
+    example: { params: feed, body: { label: 'Airbnb (main listing)', checkInTime: '15:00' } },
+  },
+  'DELETE /v1/calendarFeeds/{calendarFeedId}': {
+    summary: 'Delete a calendar feed',
+    description: 'The bookings it imported stay as they are; nothing syncs them from this feed any more.',
+    response: none(),
+    problems: [404],
+    example: { params: feed },
+  },
+  'POST /v1/calendarFeeds/{calendarFeedId}/sync': {
+    summary: 'Sync a calendar feed now',
+    description: 'Queues a sync; status, lastSyncedAt and lastError on the feed tell when it ran and how it went.',
+    response: ok('CalendarFeed', 'The feed as it is now; the sync runs in the worker.'),
+    problems: [404],
+    example: { params: feed },
   },
 
   'GET /v1/events': {

@@ -281,6 +281,37 @@ export const READ_SHAPES: Record<string, JsonSchema> = {
     createdAt: dateTime,
     updatedAt: dateTime,
   }),
+  CalendarFeed: shape("A calendar feed (issue 14, an extension of the spec): an iCal link the worker syncs into the property's bookings.", {
+    id: id('cal'),
+    propertyId: id('prop'),
+    url: uri,
+    label: orNull(str),
+    checkInTime: {
+      type: 'string',
+      pattern: '^([01]\\d|2[0-3]):[0-5]\\d$',
+      description: 'date-only stays start at this time, in the property time zone',
+    },
+    checkOutTime: {
+      type: 'string',
+      pattern: '^([01]\\d|2[0-3]):[0-5]\\d$',
+      description: 'date-only stays end at this time, in the property time zone',
+    },
+    defaultNumberOfGuests: { type: 'integer', minimum: 1, maximum: 50 },
+    skipBlocked: bool,
+    status: {
+      enum: ['pending', 'ok', 'failing'],
+      description: 'pending until the first sync; failing from a failed sync until one succeeds',
+    },
+    lastSyncedAt: { ...orNull(dateTime), description: 'the last sync that read the calendar (a 304 included)' },
+    lastError: { ...orNull(str), description: 'why the last sync failed, for the host; null after a success' },
+    lastWarning: { ...orNull(str), description: 'events the last successful sync skipped, and why' },
+    skippedEvents: { ...int, description: 'events of the last successful sync that could not be read' },
+    bookingsImported: { ...int, description: 'bookings the feed keeps in sync' },
+    consecutiveFailures: { ...int, description: 'failing syncs in a row; the third emits calendarFeed.failing' },
+    nextSyncAt: dateTime,
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  }),
   WebhookSubscription: shape(
     'A webhook subscription (spec 2.7); the signing secret is only in the create and rotateSecret responses.',
     {
@@ -413,6 +444,7 @@ for (const name of [
   'Comment',
   'WebhookSubscription',
   'WebhookDelivery',
+  'CalendarFeed',
   'Event',
 ]) {
   READ_SHAPES[`${name}Page`] = pageOf(name);

@@ -36,6 +36,8 @@ export const EVENT_RESULTS: Record<string, string> = {
   'jobRequest.canceledByCleaner': 'JobRequest',
   'comment.new': 'Comment',
   'legacy.validationError': 'LegacyValidationError',
+  'calendarFeed.failing': 'CalendarFeed',
+  'calendarFeed.recovered': 'CalendarFeed',
 };
 
 const headerParam = (name: string, description: string, schema: JsonSchema, example: unknown) => ({

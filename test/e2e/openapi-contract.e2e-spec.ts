@@ -26,6 +26,7 @@ const FIRST = [
   'POST /v1/webhooks',
   'POST /legacy/batch',
   'PUT /legacy/webhook',
+  'POST /v1/properties/{propertyId}/calendarFeeds',
 ];
 const LAST = [
   'POST /v1/webhooks/{webhookId}/rotateSecret',
@@ -37,6 +38,7 @@ const LAST = [
   'DELETE /v1/propertyPictures/{pictureId}',
   'DELETE /v1/webhooks/{webhookId}',
   'DELETE /legacy/webhook',
+  'DELETE /v1/calendarFeeds/{calendarFeedId}',
   'DELETE /v1/properties/{propertyId}',
 ];
 /** Which placeholder a create's answer replaces, and from which field. */
@@ -49,6 +51,7 @@ const CREATES: Record<string, [keyof typeof EXAMPLE, string]> = {
   'POST /v1/jobRequests': ['jobRequestId', 'jobRequestId'],
   'POST /v1/webhooks': ['webhookId', 'id'],
   'POST /legacy/batch': ['legacyBatchId', 'batchId'],
+  'POST /v1/properties/{propertyId}/calendarFeeds': ['calendarFeedId', 'id'],
 };
 
 interface Op {
@@ -86,6 +89,7 @@ describe('OpenAPI contract: every documented example request gets the documented
     swaps.set(EXAMPLE.pictureSourceUrl, `http://127.0.0.1:${(images.address() as AddressInfo).port}/living-room.jpg`);
     swaps.set(EXAMPLE.webhookUrl, `${receiver.url}/hooks`);
     swaps.set(EXAMPLE.legacyWebhookUrl, `${receiver.url}/legacy-hooks`);
+    swaps.set(EXAMPLE.calendarFeedUrl, `${receiver.url}/calendar.ics`);
   });
   afterAll(async () => {
     await t.close();

@@ -7,17 +7,26 @@ import { CursorCodec, dateIdKeyOf } from '../../platform/pagination/cursor';
 import { dateWindowOf } from '../../platform/pagination/date-window';
 import { Page, toPage } from '../../platform/pagination/page';
 import { EventsService } from '../events/events.service';
-import { PropertyResolver, ResolvedProperty } from '../properties/property-resolver.service';
+import { PropertyResolver, ResolvedProperty, ResolvedPropertyWithSettings } from '../properties/property-resolver.service';
 import { ReminderAutomation } from '../reminders/reminder-automation.service';
-import { BookingEntity } from './booking.entity';
+import { BookingEntity, StoredGuest } from './booking.entity';
 import { BookingResponse, toBookingResponse } from './booking.response';
-import { BOOKING_STATUS, isCancelled, statusAfterDateChange, stayOf, storedGuests } from './booking.rules';
+import { BOOKING_STATUS, isCancelled, Stay, statusAfterDateChange, stayOf, storedGuests } from './booking.rules';
 import { duplicateSourceBookingId, propertyHasActiveBookings } from './bookings.errors';
 import { BookingChanges, BookingListFilter, BookingsRepository } from './bookings.repository';
 import { ChangeBookingDatesDto } from './dto/change-booking-dates.dto';
 import { CreateBookingDto } from './dto/create-booking.dto';
 import { ListBookingsQueryDto } from './dto/list-bookings.dto';
 import { UpdateBookingDto } from './dto/update-booking.dto';
+
+/** A booking a calendar feed writes (issue 14): the stay already checked (end after start). */
+export interface ImportedBooking extends Stay {
+  propertyId: string;
+  sourceBookingId: string;
+  title: string | null;
+  numberOfGuests: number;
+  guestDetails: StoredGuest[];
+}
 
 /**
  * Booking use cases (spec 2.4, 3.1, 4.5). Each write is one transaction with its event (and, on
@@ -43,12 +52,8 @@ export class BookingsService implements OnModuleInit {
     const stay = stayOf(dto.startDate, dto.endDate);
     return this.uow.run(ctx, async (tx) => {
       const property = await this.resolver.resolve(tx, dto);
-      const booking = await this.repository.insertUnlessSourceTaken(tx.manager, {
-        id: newId('booking'),
-        accountId: ctx.accountId,
-        propertyId: property.propertyId,
+      const shape = await this.insert(tx, property, {
         sourceBookingId: dto.sourceBookingId,
-        status: BOOKING_STATUS.created,
         ...stay,
         title: dto.title ?? null,
         numberOfGuests: dto.numberOfGuests,
@@ -56,16 +61,42 @@ export class BookingsService implements OnModuleInit {
         tags: dto.tags ?? null,
         otherAttributes: dto.otherAttributes ? plain(dto.otherAttributes) : null,
       });
-      if (!booking) {
-        // Taken before, or by a concurrent twin that committed while the insert waited: this statement sees it.
-        const existing = await this.repository.findBySourceBookingId(tx.manager, ctx.accountId, dto.sourceBookingId);
-        throw duplicateSourceBookingId(dto.sourceBookingId, existing?.id ?? 'unknown');
-      }
-      const shape = await this.publish(tx, 'booking.create', booking);
-      // The scheduling automation (spec 1): the turnover reminder at check-out, in this transaction.
-      if (!property.disableRemindersAutomation) await this.automation.createForBooking(tx, booking);
       return tx.respond(shape);
     });
+  }
+
+  /**
+   * For calendar feeds: a booking created in the caller's transaction exactly as POST /v1/bookings
+   * creates one (booking.create, the automatic reminder), from values the feed already checked
+   * (the stay's end after its start). 409 when the sourceBookingId is taken.
+   */
+  async createIn(tx: Tx, input: ImportedBooking): Promise<BookingResponse> {
+    const { propertyId, ...fields } = input;
+    const property = await this.resolver.resolve(tx, { propertyId });
+    return this.insert(tx, property, { ...fields, tags: null, otherAttributes: null });
+  }
+
+  private async insert(
+    tx: Tx,
+    property: ResolvedPropertyWithSettings,
+    fields: Omit<BookingEntity, 'id' | 'accountId' | 'propertyId' | 'status' | 'createdAt' | 'updatedAt'>,
+  ): Promise<BookingResponse> {
+    const booking = await this.repository.insertUnlessSourceTaken(tx.manager, {
+      id: newId('booking'),
+      accountId: tx.ctx.accountId,
+      propertyId: property.propertyId,
+      status: BOOKING_STATUS.created,
+      ...fields,
+    });
+    if (!booking) {
+      // Taken before, or by a concurrent twin that committed while the insert waited: this statement sees it.
+      const existing = await this.repository.findBySourceBookingId(tx.manager, tx.ctx.accountId, fields.sourceBookingId);
+      throw duplicateSourceBookingId(fields.sourceBookingId, existing?.id ?? 'unknown');
+    }
+    const shape = await this.publish(tx, 'booking.create', booking);
+    // The scheduling automation (spec 1): the turnover reminder at check-out, in this transaction.
+    if (!property.disableRemindersAutomation) await this.automation.createForBooking(tx, booking);
+    return shape;
   }
 
   async get(accountId: string, bookingId: string): Promise<BookingResponse> {
@@ -106,26 +137,41 @@ export class BookingsService implements OnModuleInit {
   /** Spec 3.1: valid dates → status 2 (dates changed), from any status but cancelled (409 invalidState). */
   async changeDates(ctx: RequestContext, bookingId: string, dto: ChangeBookingDatesDto): Promise<BookingResponse> {
     const stay = stayOf(dto.startDate, dto.endDate);
-    return this.uow.run(ctx, async (tx) => {
-      const current = await this.lockOwn(tx, bookingId);
-      const status = statusAfterDateChange(current);
-      const updated = await this.repository.update(tx.manager, ctx.accountId, current.id, { ...stay, status });
-      const shape = await this.publish(tx, 'booking.changeDates', updated);
-      await this.automation.moveForBooking(tx, updated);
-      return shape;
-    });
+    return this.uow.run(ctx, (tx) => this.changeDatesIn(tx, bookingId, stay));
+  }
+
+  /** The dates change in the caller's transaction (calendar feeds): booking.changeDates and the reminder moved, as for the API. */
+  async changeDatesIn(tx: Tx, bookingId: string, stay: Stay): Promise<BookingResponse> {
+    const current = await this.lockOwn(tx, bookingId);
+    const status = statusAfterDateChange(current);
+    const updated = await this.repository.update(tx.manager, tx.ctx.accountId, current.id, { ...stay, status });
+    const shape = await this.publish(tx, 'booking.changeDates', updated);
+    await this.automation.moveForBooking(tx, updated);
+    return shape;
   }
 
   /** Spec 3.1: any status → 3; the booking stays listed. Cancelling a cancelled booking answers it unchanged, with no event. */
   async cancel(ctx: RequestContext, bookingId: string): Promise<BookingResponse> {
-    return this.uow.run(ctx, async (tx) => {
-      const current = await this.lockOwn(tx, bookingId);
-      if (isCancelled(current)) return toBookingResponse(current);
-      const cancelled = await this.repository.update(tx.manager, ctx.accountId, current.id, { status: BOOKING_STATUS.cancelled });
-      const shape = await this.publish(tx, 'booking.cancel', cancelled);
-      await this.automation.removeForBooking(tx, cancelled);
-      return shape;
-    });
+    return this.uow.run(ctx, (tx) => this.cancelIn(tx, bookingId));
+  }
+
+  /** The cancel in the caller's transaction (calendar feeds): booking.cancel and the reminder removed, as for the API. */
+  async cancelIn(tx: Tx, bookingId: string): Promise<BookingResponse> {
+    const current = await this.lockOwn(tx, bookingId);
+    if (isCancelled(current)) return toBookingResponse(current);
+    const cancelled = await this.repository.update(tx.manager, tx.ctx.accountId, current.id, { status: BOOKING_STATUS.cancelled });
+    const shape = await this.publish(tx, 'booking.cancel', cancelled);
+    await this.automation.removeForBooking(tx, cancelled);
+    return shape;
+  }
+
+  /**
+   * For calendar feeds: the caller's account's booking, locked FOR UPDATE until the caller's transaction
+   * ends (so what the feed decides from it still holds when it writes); undefined when it is gone.
+   */
+  async lockForChange(tx: Tx, bookingId: string): Promise<BookingResponse | undefined> {
+    const booking = await this.repository.findOne(tx.manager, tx.ctx.accountId, bookingId, 'update');
+    return booking ? toBookingResponse(booking) : undefined;
   }
 
   async delete(ctx: RequestContext, bookingId: string): Promise<void> {

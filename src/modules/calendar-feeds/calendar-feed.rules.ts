@@ -113,7 +113,11 @@ export function isKnownTimeZone(timeZone: string): boolean {
 
 /** The zone's offset from UTC at an instant, in ms (east positive). */
 function offsetAt(timeZone: string, instant: number): number {
-  const parts = Object.fromEntries(formatterFor(timeZone).formatToParts(new Date(instant)).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    formatterFor(timeZone)
+      .formatToParts(new Date(instant))
+      .map((part) => [part.type, part.value]),
+  );
   const asUtc = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);
   return asUtc - Math.floor(instant / 1000) * 1000;
 }

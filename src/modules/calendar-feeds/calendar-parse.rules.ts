@@ -44,7 +44,9 @@ export class CalendarParseError extends Error {
 export function parseCalendar(text: string, settings: StaySettings): ParsedCalendar {
   const body = text.replace(/^\uFEFF/, '');
   if (!/^\s*BEGIN:VCALENDAR/i.test(body)) {
-    throw new CalendarParseError(`the link did not return an iCalendar file (the response starts with "${preview(body)}"); use the listing's iCal export link`);
+    throw new CalendarParseError(
+      `the link did not return an iCalendar file (the response starts with "${preview(body)}"); use the listing's iCal export link`,
+    );
   }
   let root: ICAL.Component;
   try {
@@ -87,7 +89,12 @@ export function parseCalendar(text: string, settings: StaySettings): ParsedCalen
       }
       const event = new ICAL.Event(component);
       const startDate = instantOf(event.startDate, tzidOf(component, 'dtstart'), settings.checkInTime, settings);
-      const endDate = instantOf(event.endDate, tzidOf(component, component.hasProperty('dtend') ? 'dtend' : 'dtstart'), settings.checkOutTime, settings);
+      const endDate = instantOf(
+        event.endDate,
+        tzidOf(component, component.hasProperty('dtend') ? 'dtend' : 'dtstart'),
+        settings.checkOutTime,
+        settings,
+      );
       if (Number.isNaN(startDate.getTime()) || Number.isNaN(endDate.getTime())) {
         skip('the event has an unreadable date');
         continue;

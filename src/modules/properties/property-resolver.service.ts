@@ -18,6 +18,8 @@ export interface ResolvedProperty {
 export interface ResolvedPropertyWithSettings extends ResolvedProperty {
   /** details.disableRemindersAutomation (spec 2.1): bookings create no automatic reminder when true. */
   disableRemindersAutomation: boolean;
+  /** The property's IANA time zone (calendar feeds place date-only stays in it). */
+  timeZone: string;
 }
 
 /** What a dependent module does to its rows when a property is deleted; throw a DomainError to refuse. */
@@ -71,13 +73,18 @@ export class PropertyResolver {
     const [column, field, value] = hasId
       ? (['id', 'propertyId', ref.propertyId as string] as const)
       : (['source_id', 'sourcePropertyId', ref.sourcePropertyId as string] as const);
-    const rows: Array<{ id: string; source_id: string; disable_reminders_automation: boolean }> = await manager.query(
-      `SELECT id, source_id, disable_reminders_automation FROM properties
+    const rows: Array<{ id: string; source_id: string; disable_reminders_automation: boolean; time_zone: string }> = await manager.query(
+      `SELECT id, source_id, disable_reminders_automation, time_zone FROM properties
         WHERE account_id = $1 AND ${column} = $2${forKeyShare ? ' FOR KEY SHARE' : ''}`,
       [accountId, value],
     );
     if (rows.length === 0) throw new NotFoundError(`Property with ${field}`, value);
-    return { propertyId: rows[0].id, sourceId: rows[0].source_id, disableRemindersAutomation: rows[0].disable_reminders_automation };
+    return {
+      propertyId: rows[0].id,
+      sourceId: rows[0].source_id,
+      disableRemindersAutomation: rows[0].disable_reminders_automation,
+      timeZone: rows[0].time_zone,
+    };
   }
 
   /** Registered once at module start (onModuleInit) by each dependent module. */

@@ -68,6 +68,15 @@ describe('safeDownload (loopback server)', () => {
       res.writeHead(307, { location: url.searchParams.get('url') ?? '' }).end();
     } else if (path === '/no-location') {
       res.writeHead(302).end();
+    } else if (path === '/versioned') {
+      const fresh = req.headers['if-none-match'] === '"v1"' || req.headers['if-modified-since'] === 'Wed, 01 Jan 2030 00:00:00 GMT';
+      if (fresh) res.writeHead(304, { etag: '"v1"' }).end();
+      else
+        res
+          .writeHead(200, { etag: '"v1"', 'last-modified': 'Wed, 01 Jan 2030 00:00:00 GMT', 'content-type': 'text/calendar' })
+          .end('BEGIN');
+    } else if (path === '/always-304') {
+      res.writeHead(304).end();
     } else {
       res.writeHead(200, { 'content-type': 'text/plain' }).end(`secret ${path}`);
     }
@@ -115,6 +124,27 @@ describe('safeDownload (loopback server)', () => {
     expect(result.bytes.equals(PNG)).toBe(true);
     expect(result.contentType).toBe('image/png');
     expect(result.finalUrl).toBe(`${base}/ok`);
+  });
+
+  it('makes a GET conditional: validators come back, a 304 is notModified with no body', async () => {
+    const first = await safeDownload(dev, agentOf(dev), `${base}/versioned`, { ...limits, conditional: {} });
+    expect(first).toMatchObject({ notModified: false, etag: '"v1"', lastModified: 'Wed, 01 Jan 2030 00:00:00 GMT' });
+    expect(first.bytes.toString()).toBe('BEGIN');
+    const byEtag = await safeDownload(dev, agentOf(dev), `${base}/versioned`, { ...limits, conditional: { etag: '"v1"' } });
+    expect(byEtag).toMatchObject({ notModified: true, etag: '"v1"' });
+    expect(byEtag.bytes.length).toBe(0);
+    const byDate = await safeDownload(dev, agentOf(dev), `${base}/versioned`, {
+      ...limits,
+      conditional: { lastModified: 'Wed, 01 Jan 2030 00:00:00 GMT' },
+    });
+    expect(byDate.notModified).toBe(true);
+  });
+
+  it('fails a 304 that answers an unconditional GET', async () => {
+    expect(await failure(safeDownload(dev, agentOf(dev), `${base}/always-304`, limits))).toMatchObject({
+      failure: 'http_status',
+      message: 'the URL answered with HTTP 304',
+    });
   });
 
   it('reports a missing content type as undefined', async () => {

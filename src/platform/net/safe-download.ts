@@ -24,6 +24,17 @@ export interface Downloaded {
   bytes: Buffer;
   contentType: string | undefined;
   finalUrl: string;
+  /** The server answered 304 to a conditional request: `bytes` is empty, the caller's copy is current. */
+  notModified: boolean;
+  /** The response's validators, for the next conditional request. */
+  etag: string | undefined;
+  lastModified: string | undefined;
+}
+
+/** Validators of a copy the caller holds: sent as If-None-Match / If-Modified-Since, and a 304 is then an answer. */
+export interface ConditionalGet {
+  etag?: string | null;
+  lastModified?: string | null;
 }
 
 export interface DownloadLimits {
@@ -39,6 +50,8 @@ export interface DownloadLimits {
   maxRedirects?: number;
   /** Accept header; default: any media type. */
   accept?: string;
+  /** Makes the GET conditional (calendar feeds); a 304 then returns notModified instead of failing. */
+  conditional?: ConditionalGet;
 }
 
 /** Only what safeDownload needs, so tests can put a policy per hop. */
@@ -86,7 +99,7 @@ async function follow(
         dispatcher: agent,
         method: 'GET',
         signal,
-        headers: { accept: limits.accept ?? '*/*', 'user-agent': 'property-ops-platform' },
+        headers: { accept: limits.accept ?? '*/*', 'user-agent': 'property-ops-platform', ...conditionalHeaders(limits.conditional) },
       });
     } catch (error) {
       throw networkFailure(error, hop, limits, signal);
@@ -105,6 +118,11 @@ async function follow(
       }
       continue;
     }
+    const validators = { etag: headerValue(response.headers.etag), lastModified: headerValue(response.headers['last-modified']) };
+    if (status === 304 && Object.keys(conditionalHeaders(limits.conditional)).length > 0) {
+      await discard(response.body);
+      return { bytes: Buffer.alloc(0), contentType: undefined, finalUrl: target.href, notModified: true, ...validators };
+    }
     if (status < 200 || status > 299) {
       await discard(response.body);
       throw new DownloadError('http_status', `the URL answered with HTTP ${status}`);
@@ -116,7 +134,7 @@ async function follow(
       throw tooLarge(limits);
     }
     const bytes = await readCapped(response.body, limits, signal);
-    return { bytes, contentType: headerValue(response.headers['content-type']), finalUrl: target.href };
+    return { bytes, contentType: headerValue(response.headers['content-type']), finalUrl: target.href, notModified: false, ...validators };
   }
 }
 
@@ -198,6 +216,13 @@ export function formatBytes(bytes: number): string {
     if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
   }
   return `${bytes} bytes`;
+}
+
+function conditionalHeaders(conditional: ConditionalGet | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (conditional?.etag) headers['if-none-match'] = conditional.etag;
+  if (conditional?.lastModified) headers['if-modified-since'] = conditional.lastModified;
+  return headers;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

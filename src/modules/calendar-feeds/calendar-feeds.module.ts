@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { NetModule } from '../../platform/net/net.module';
+import { PropertiesModule } from '../properties/properties.module';
+import { CalendarFeedEntity } from './calendar-feed.entity';
+import { CalendarFeedsController } from './calendar-feeds.controller';
+import { CalendarFeedsRepository } from './calendar-feeds.repository';
+import { CalendarFeedsService } from './calendar-feeds.service';
+import { CalendarSyncQueueModule } from './calendar-sync-queue.module';
+
+/** Calendar feeds in the API process: the routes; syncs are the worker's (CalendarFeedsWorkerModule). */
+@Module({
+  imports: [TypeOrmModule.forFeature([CalendarFeedEntity]), PropertiesModule, NetModule, CalendarSyncQueueModule],
+  controllers: [CalendarFeedsController],
+  providers: [CalendarFeedsService, CalendarFeedsRepository],
+})
+export class CalendarFeedsModule {}

@@ -1,0 +1,45 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Job, Worker } from 'bullmq';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { closeWithin, startQueueWorker } from '../../platform/queue/queue-worker';
+import { CALENDAR_SYNC_QUEUE, CalendarSyncJobData } from './calendar-sync-queue.service';
+import { CalendarSyncService } from './calendar-sync.service';
+
+/** Syncs one worker process runs at once (each mostly waits on a download). */
+const CONCURRENCY = 4;
+
+/** Runs the calendar-sync jobs (worker only): one sync per job; a feed another worker holds is skipped. */
+@Injectable()
+export class CalendarSyncProcessor implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(CalendarSyncProcessor.name);
+  private worker?: Worker<CalendarSyncJobData>;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sync: CalendarSyncService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.worker = startQueueWorker<CalendarSyncJobData>(
+      this.config,
+      CALENDAR_SYNC_QUEUE,
+      (job) => this.process(job),
+      // A sync may take the whole download time-out and then its writes.
+      { concurrency: CONCURRENCY, lockDuration: this.config.calendar.timeoutMs + 30_000 },
+      this.logger,
+    );
+  }
+
+  /** A sync under way finishes (its download is bounded by CALENDAR_TIMEOUT_MS); a Redis that is down is not waited for. */
+  async onModuleDestroy(): Promise<void> {
+    if (this.worker) await closeWithin(this.worker, this.config.calendar.timeoutMs + 5_000);
+  }
+
+  async process(job: Job<CalendarSyncJobData>): Promise<void> {
+    const result = await this.sync.sync(job.data.feedId);
+    if (result.kind === 'synced') {
+      this.logger.log({ feedId: job.data.feedId, ...result.counts, skipped: result.skipped.length }, 'calendar synced');
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
+import { Scheduler } from '../../platform/scheduling/scheduler';
+import { CalendarSyncQueue } from './calendar-sync-queue.service';
+import { CalendarSyncService } from './calendar-sync.service';
+
+export const CALENDAR_SCAN_TASK = 'calendar-feeds-due';
+
+/** Feeds queued per scan: a backlog (after an outage) drains over a few scans instead of all at once. */
+const SCAN_BATCH = 200;
+
+/**
+ * The scan for feeds due a sync (next_sync_at passed, no claim) on the worker's scheduler, once per
+ * CALENDAR_SCAN_INTERVAL_MS across workers; each due feed gets a sync job. 0 leaves it out.
+ */
+@Injectable()
+export class CalendarSyncSchedule implements OnModuleInit {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly scheduler: Scheduler,
+    private readonly sync: CalendarSyncService,
+    private readonly queue: CalendarSyncQueue,
+  ) {}
+
+  onModuleInit(): void {
+    this.scheduler.register({
+      name: CALENDAR_SCAN_TASK,
+      intervalMs: this.config.calendar.scanIntervalMs,
+      run: async () => this.queue.enqueue(await this.sync.dueFeedIds(SCAN_BATCH)),
+    });
+  }
+}
