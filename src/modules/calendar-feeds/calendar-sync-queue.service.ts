@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import { untilAborted } from '../../platform/async/until-aborted';
 import { closeWithin } from '../../platform/queue/queue-worker';
 
 export const CALENDAR_SYNC_QUEUE = 'calendar-sync';
@@ -35,17 +36,11 @@ export class CalendarSyncQueue implements BeforeApplicationShutdown {
     const adding = this.queue.addBulk(
       feedIds.map((feedId) => ({ name: 'sync', data: { feedId }, opts: { jobId: `sync.${feedId}`, ...JOB_OPTIONS } })),
     );
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ADD_TIMEOUT_MS} ms`)), ADD_TIMEOUT_MS);
-    });
     try {
-      await Promise.race([adding, timeout]);
+      await untilAborted(adding, AbortSignal.timeout(ADD_TIMEOUT_MS));
     } catch (error) {
       adding.catch(() => undefined);
       this.logger.warn(`queueing ${feedIds.length} calendar sync(s) failed (the scan will find them): ${(error as Error).message}`);
-    } finally {
-      clearTimeout(timer);
     }
   }
 }
