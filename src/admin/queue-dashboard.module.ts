@@ -4,6 +4,8 @@ import { BullBoardModule } from '@bull-board/nestjs';
 import { DynamicModule, Module } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CalendarSyncQueueModule } from '../modules/calendar-feeds/calendar-sync-queue.module';
+import { CALENDAR_SYNC_QUEUE } from '../modules/calendar-feeds/calendar-sync-queue.service';
 import { ReminderQueueModule } from '../modules/reminders/reminder-queue.module';
 import { REMINDER_DUE_QUEUE } from '../modules/reminders/reminder-queue.service';
 import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_DISPATCH_QUEUE } from '../modules/webhooks/webhook-queue.service';
@@ -33,6 +35,7 @@ export class QueueDashboardModule {
       imports: [
         WebhookQueueModule,
         ReminderQueueModule,
+        CalendarSyncQueueModule,
         BullBoardModule.forRoot({
           route: QUEUE_DASHBOARD_ROUTE,
           adapter: ExpressAdapter,
@@ -43,6 +46,7 @@ export class QueueDashboardModule {
           { name: WEBHOOK_DISPATCH_QUEUE, adapter: BullMQAdapter },
           { name: WEBHOOK_DELIVERY_QUEUE, adapter: BullMQAdapter },
           { name: REMINDER_DUE_QUEUE, adapter: BullMQAdapter },
+          { name: CALENDAR_SYNC_QUEUE, adapter: BullMQAdapter },
         ),
       ],
     };

@@ -65,7 +65,7 @@ describe('API metrics at /metrics and the queue dashboard at /admin/queues', () 
     expect(text).not.toContain('pop_webhook_deliveries_total');
   });
 
-  it('Bull Board needs the admin credentials and shows the webhook and reminder queues', async () => {
+  it('Bull Board needs the admin credentials and shows the webhook, reminder and calendar sync queues', async () => {
     await t.http.get('/admin/queues').expect(401).expect('www-authenticate', /Basic/);
     await t.http.get('/admin/queues').set('authorization', basic('ops', 'wrong-password-xx')).expect(401);
     await t.http.get('/admin/queues/api/queues').expect(401);
@@ -76,6 +76,7 @@ describe('API metrics at /metrics and the queue dashboard at /admin/queues', () 
       .set('authorization', basic(ADMIN.ADMIN_USER, ADMIN.ADMIN_PASSWORD))
       .expect(200);
     expect(queues.body.queues.map((q: { name: string }) => q.name).sort()).toEqual([
+      'calendar-sync',
       'reminder-due',
       'webhook-delivery',
       'webhook-dispatch',

@@ -383,7 +383,12 @@ describe('properties', () => {
       const uow = t.app.get(UnitOfWork);
       const resolver = t.app.get(PropertyResolver);
       const run = (accountId: string, ref: Record<string, string>) => uow.run(ctxOf(accountId), (tx) => resolver.resolve(tx, ref));
-      const expected = { propertyId: created.body.propertyId, sourceId: created.body.sourceId, disableRemindersAutomation: false };
+      const expected = {
+        propertyId: created.body.propertyId,
+        sourceId: created.body.sourceId,
+        disableRemindersAutomation: false,
+        timeZone: created.body.timeZone,
+      };
       await expect(run(account.accountId, { propertyId: created.body.propertyId })).resolves.toEqual(expected);
       await expect(run(account.accountId, { sourcePropertyId: created.body.sourceId })).resolves.toEqual(expected);
       await expect(run(account.accountId, {})).rejects.toMatchObject({

@@ -73,9 +73,11 @@ describe('webhook periodic tasks', () => {
     const redis = new Redis(t.config.redisUrl);
     try {
       const queues = new Set((await redis.keys(`${env.REDIS_PREFIX}:*`)).map((key) => key.split(':')[1]));
-      // Queues of jobs only (the reminders' delayed due jobs and the legacy batches' included), no schedule.
+      // Queues of jobs only (the reminders' delayed due jobs and the legacy batches' and the calendar syncs included), no schedule.
       expect(
-        [...queues].filter((queue) => !['webhook-dispatch', 'webhook-delivery', 'reminder-due', 'legacy-batch'].includes(queue)),
+        [...queues].filter(
+          (queue) => !['webhook-dispatch', 'webhook-delivery', 'reminder-due', 'legacy-batch', 'calendar-sync'].includes(queue),
+        ),
       ).toEqual([]);
     } finally {
       await redis.quit();

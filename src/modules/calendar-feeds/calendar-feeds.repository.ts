@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { returnedRows } from '../../platform/database/query-result';
 import { CalendarFeedEntity } from './calendar-feed.entity';
 import type { FeedStatus } from './calendar-feed.rules';
 
@@ -122,13 +123,13 @@ export class CalendarFeedsRepository {
    * (so exactly one of two racing workers gets the row). The lease bounds a claim whose worker died.
    */
   async claim(id: string, leaseMs: number): Promise<boolean> {
-    const rows: unknown[] = await this.feeds.query(
+    const result: unknown = await this.feeds.query(
       `UPDATE calendar_feeds SET sync_claimed_until = now() + make_interval(secs => $2::float8 / 1000)
         WHERE id = $1 AND (sync_claimed_until IS NULL OR sync_claimed_until < now())
         RETURNING id`,
       [id, leaseMs],
     );
-    return rows.length > 0;
+    return returnedRows(result).length > 0;
   }
 
   /** Gives the claim back without recording a sync (the worker is stopping). */

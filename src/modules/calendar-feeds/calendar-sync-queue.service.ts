@@ -23,11 +23,18 @@ const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true, attempts: 1 } 
 @Injectable()
 export class CalendarSyncQueue implements BeforeApplicationShutdown {
   private readonly logger = new Logger(CalendarSyncQueue.name);
+  private closing?: Promise<boolean>;
 
   constructor(@InjectQueue(CALENDAR_SYNC_QUEUE) private readonly queue: Queue<CalendarSyncJobData>) {}
 
   async beforeApplicationShutdown(): Promise<void> {
-    await closeWithin(this.queue, 2_000);
+    await this.close();
+  }
+
+  /** Closes the queue once, within 2 s (the worker's processor closes it beside its own worker, so the two waits overlap). */
+  close(): Promise<boolean> {
+    this.closing ??= closeWithin(this.queue, 2_000);
+    return this.closing;
   }
 
   /** Never throws, and stops waiting on a Redis that does not answer (the scan is the fallback). */

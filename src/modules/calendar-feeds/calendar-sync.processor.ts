@@ -3,11 +3,16 @@ import { Job, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { closeWithin, startQueueWorker } from '../../platform/queue/queue-worker';
-import { CALENDAR_SYNC_QUEUE, CalendarSyncJobData } from './calendar-sync-queue.service';
+import { CALENDAR_SYNC_QUEUE, CalendarSyncJobData, CalendarSyncQueue } from './calendar-sync-queue.service';
 import { CalendarSyncService } from './calendar-sync.service';
 
 /** Syncs one worker process runs at once (each mostly waits on a download). */
 const CONCURRENCY = 4;
+/**
+ * A stopping worker waits this long for its syncs; one still running is abandoned (each change it made
+ * is committed on its own, the next sync finishes the job, and its claim runs out with its lease).
+ */
+const CLOSE_WITHIN_MS = 2_000;
 
 /** Runs the calendar-sync jobs (worker only): one sync per job; a feed another worker holds is skipped. */
 @Injectable()
@@ -18,6 +23,7 @@ export class CalendarSyncProcessor implements OnApplicationBootstrap, OnModuleDe
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sync: CalendarSyncService,
+    private readonly queue: CalendarSyncQueue,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -31,9 +37,9 @@ export class CalendarSyncProcessor implements OnApplicationBootstrap, OnModuleDe
     );
   }
 
-  /** A sync under way finishes (its download is bounded by CALENDAR_TIMEOUT_MS); a Redis that is down is not waited for. */
+  /** The queue closes beside the worker: with Redis down, the worker's shutdown waits on each client in turn. */
   async onModuleDestroy(): Promise<void> {
-    if (this.worker) await closeWithin(this.worker, this.config.calendar.timeoutMs + 5_000);
+    await Promise.all([this.worker ? closeWithin(this.worker, CLOSE_WITHIN_MS) : undefined, this.queue.close()]);
   }
 
   async process(job: Job<CalendarSyncJobData>): Promise<void> {

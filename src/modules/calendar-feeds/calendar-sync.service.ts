@@ -34,8 +34,8 @@ export interface ChangeCounts {
 
 type Change = keyof ChangeCounts | 'none';
 
-/** How long a claim lasts beyond the download's own time-out: a worker that died mid-sync frees its feed then. */
-const CLAIM_MARGIN_MS = 5 * 60_000;
+/** How long a claim lasts beyond the download's own time-out (for the writes): a worker that died mid-sync frees its feed then. */
+const CLAIM_MARGIN_MS = 2 * 60_000;
 /** Skipped events named in lastWarning (the count covers them all). */
 const WARNING_EXAMPLES = 3;
 
