@@ -31,9 +31,12 @@ export class CalendarSyncQueue implements BeforeApplicationShutdown {
     await this.close();
   }
 
-  /** Closes the queue once, within 2 s (the worker's processor closes it beside its own worker, so the two waits overlap). */
-  close(): Promise<boolean> {
-    this.closing ??= closeWithin(this.queue, 2_000);
+  /**
+   * Closes the queue once, within `withinMs` (the worker's processor closes it beside its own worker, so
+   * the two waits overlap). Nothing is lost past the bound: an add still waiting is the scan's to redo.
+   */
+  close(withinMs = 2_000): Promise<boolean> {
+    this.closing ??= closeWithin(this.queue, withinMs);
     return this.closing;
   }
 
