@@ -137,12 +137,12 @@ export function zonedTimeToUtc(wall: WallClock, timeZone: string): Date {
 }
 
 /**
- * When the feed is next due: the interval from now, shortened at random by up to a tenth, so feeds
- * created together (a host pasting three links) or brought back together after an outage spread over
- * the interval instead of syncing in step forever. `random` is in [0, 1).
+ * How long after a sync the feed is next due: the interval, shortened at random by up to a tenth, so
+ * feeds created together (a host pasting three links) or brought back together after an outage spread
+ * over the interval instead of syncing in step forever. `random` is in [0, 1).
  */
-export function nextSyncAt(now: Date, intervalMs: number, random: number): Date {
-  return new Date(now.getTime() + intervalMs - Math.floor(random * intervalMs * 0.1));
+export function nextSyncDelayMs(intervalMs: number, random: number): number {
+  return intervalMs - Math.floor(random * intervalMs * 0.1);
 }
 
 /** A feed's sync bookkeeping, before and after one sync. */

@@ -33,7 +33,8 @@ export interface FeedSyncOutcome {
     etag: string | null;
     lastModified: string | null;
   };
-  nextSyncAt: Date;
+  /** From the database's now(), the clock of last_synced_at and of the scan. */
+  nextSyncInMs: number;
 }
 
 export interface DueFeed {
@@ -142,7 +143,8 @@ export class CalendarFeedsRepository {
     const success = outcome.success;
     await manager.query(
       `UPDATE calendar_feeds SET
-          status = $2, consecutive_failures = $3, last_error = $4, next_sync_at = $5, sync_claimed_until = NULL,
+          status = $2, consecutive_failures = $3, last_error = $4, sync_claimed_until = NULL,
+          next_sync_at = now() + make_interval(secs => $5::float8 / 1000),
           last_synced_at = CASE WHEN $6 THEN now() ELSE last_synced_at END,
           last_warning = CASE WHEN $6 THEN $7 ELSE last_warning END,
           skipped_events = CASE WHEN $6 THEN $8 ELSE skipped_events END,
@@ -155,7 +157,7 @@ export class CalendarFeedsRepository {
         outcome.status,
         outcome.consecutiveFailures,
         outcome.lastError,
-        outcome.nextSyncAt,
+        outcome.nextSyncInMs,
         success !== undefined,
         success?.lastWarning ?? null,
         success?.skippedEvents ?? 0,

@@ -12,7 +12,7 @@ import { EventsService } from '../events/events.service';
 import { PropertyResolver } from '../properties/property-resolver.service';
 import { CalendarFeedEntity } from './calendar-feed.entity';
 import { toCalendarFeedResponse } from './calendar-feed.response';
-import { afterSync, guestsOf, nextSyncAt, sourceBookingIdOf, titleOf } from './calendar-feed.rules';
+import { afterSync, guestsOf, nextSyncDelayMs, sourceBookingIdOf, titleOf } from './calendar-feed.rules';
 import { CalendarFeedEntriesRepository, FeedEntry } from './calendar-feed-entries.repository';
 import { CalendarFeedsRepository } from './calendar-feeds.repository';
 import { CalendarParseError, CalendarStay, parseCalendar, SkippedEvent } from './calendar-parse.rules';
@@ -234,7 +234,7 @@ export class CalendarSyncService {
         consecutiveFailures: transition.consecutiveFailures,
         lastError: result.kind === 'failed' ? result.error : null,
         success,
-        nextSyncAt: nextSyncAt(new Date(), this.settings.syncIntervalMs, Math.random()),
+        nextSyncInMs: nextSyncDelayMs(this.settings.syncIntervalMs, Math.random()),
       });
       if (updated && transition.event) await this.events.publish(tx, transition.event, [toCalendarFeedResponse(updated)]);
     });
