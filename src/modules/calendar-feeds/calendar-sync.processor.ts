@@ -45,7 +45,9 @@ export class CalendarSyncProcessor implements OnApplicationBootstrap, OnModuleDe
 
   async process(job: Job<CalendarSyncJobData>): Promise<void> {
     const result = await this.sync.sync(job.data.feedId);
-    if (result.kind === 'synced') {
+    // One line per sync that changed or skipped something, or failed (never the url: it carries the listing's token).
+    if (result.kind === 'failed') this.logger.warn({ feedId: job.data.feedId, error: result.error }, 'calendar sync failed');
+    if (result.kind === 'synced' && (Object.values(result.counts).some((n) => n > 0) || result.skipped.length > 0)) {
       this.logger.log({ feedId: job.data.feedId, ...result.counts, skipped: result.skipped.length }, 'calendar synced');
     }
   }
