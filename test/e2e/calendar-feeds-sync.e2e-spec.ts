@@ -194,16 +194,17 @@ describe('calendar feed sync', () => {
 
   it('the same stay in two feeds of one property is one booking; it is cancelled only once neither lists it', async () => {
     const { api, propertyId, feed: airbnb } = await setup(icsFixture('airbnb.ics'));
-    const vrbo = await addFeed(api, propertyId, icsFixture('vrbo.ics'));
+    // Another check-in time: the same dates are the same stay all the same.
+    const vrbo = await addFeed(api, propertyId, icsFixture('vrbo.ics'), { checkInTime: '15:00' });
     await sync(airbnb.id);
     expect(await sync(vrbo.id)).toMatchObject({ kind: 'synced', counts: { created: 1, linked: 1 } });
 
     const bookings = await bookingsOf(api, propertyId);
-    // 2030-07-01 → 05 is in both: one booking, the first feed's.
+    // 2030-07-01 → 05 is in both: one booking, the first feed's (its 16:00 check-in).
     expect(bookings.map((b) => [b.startDate, b.sourceBookingId])).toEqual([
       ['2030-07-01T14:00:00.000Z', `ical:${airbnb.id}:${AIRBNB_STAY_1}`],
       ['2030-07-10T14:00:00.000Z', `ical:${airbnb.id}:${AIRBNB_STAY_2}`],
-      ['2030-08-01T14:00:00.000Z', expect.stringMatching(new RegExp(`^ical:${vrbo.id}:`))],
+      ['2030-08-01T13:00:00.000Z', expect.stringMatching(new RegExp(`^ical:${vrbo.id}:`))], // Vrbo's own stay, at its 15:00
     ]);
     expect(await feedOf(api, vrbo.id)).toMatchObject({ bookingsImported: 2 });
 

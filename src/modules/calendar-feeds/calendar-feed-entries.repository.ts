@@ -43,17 +43,23 @@ export class CalendarFeedEntriesRepository {
     await manager.query(`DELETE FROM calendar_feed_entries WHERE feed_id = $1 AND uid = $2`, [feedId, uid]);
   }
 
-  /** Bookings other feeds of the property link to this exact stay (candidates to share), oldest booking first. */
+  /**
+   * Bookings other feeds of the property link to the same stay: the same check-in and check-out dates in
+   * the property's time zone (two feeds may set other check-in times), oldest booking first.
+   */
   async bookingsOfSameStay(
     manager: EntityManager,
     entry: Pick<FeedEntry, 'accountId' | 'propertyId' | 'feedId' | 'startDate' | 'endDate'>,
+    timeZone: string,
   ): Promise<string[]> {
     const rows: Array<{ bookingId: string }> = await manager.query(
       `SELECT DISTINCT booking_id AS "bookingId" FROM calendar_feed_entries
-        WHERE account_id = $1 AND property_id = $2 AND start_date = $3 AND end_date = $4 AND feed_id <> $5
+        WHERE account_id = $1 AND property_id = $2 AND feed_id <> $5
+          AND (start_date AT TIME ZONE $6)::date = ($3::timestamptz AT TIME ZONE $6)::date
+          AND (end_date AT TIME ZONE $6)::date = ($4::timestamptz AT TIME ZONE $6)::date
           AND booking_id NOT IN (SELECT booking_id FROM calendar_feed_entries WHERE feed_id = $5)
         ORDER BY booking_id`,
-      [entry.accountId, entry.propertyId, entry.startDate, entry.endDate, entry.feedId],
+      [entry.accountId, entry.propertyId, entry.startDate, entry.endDate, entry.feedId, timeZone],
     );
     return rows.map((row) => row.bookingId);
   }

@@ -103,13 +103,14 @@ export class CalendarSyncService {
       checkInTime: feed.checkInTime,
       checkOutTime: feed.checkOutTime,
     });
-    const { counts, skipped } = await this.apply(feed, parsed.stays, parsed.skipped);
+    const { counts, skipped } = await this.apply(feed, property.timeZone, parsed.stays, parsed.skipped);
     return { kind: 'synced', counts, skipped, etag: downloaded.etag ?? null, lastModified: downloaded.lastModified ?? null };
   }
 
   /** Brings the bookings in line with the calendar's stays; returns what changed and what was skipped. */
   private async apply(
     feed: CalendarFeedEntity,
+    timeZone: string,
     stays: CalendarStay[],
     unreadable: SkippedEvent[],
   ): Promise<{ counts: ChangeCounts; skipped: SkippedEvent[] }> {
@@ -130,7 +131,7 @@ export class CalendarSyncService {
       // Past stays are history: never imported, and (below) never changed.
       if (!entry && stay.endDate.getTime() <= now) continue;
       try {
-        count(await this.uow.run(ctx, (tx) => this.applyStay(tx, feed, stay, now)));
+        count(await this.uow.run(ctx, (tx) => this.applyStay(tx, feed, timeZone, stay, now)));
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         skipped.push({ uid: stay.uid, reason: error.message });
@@ -143,7 +144,7 @@ export class CalendarSyncService {
   }
 
   /** A listed stay: new (create, or share the booking another feed of the property has for the same stay) or moved. */
-  private async applyStay(tx: Tx, feed: CalendarFeedEntity, stay: CalendarStay, now: number): Promise<Change> {
+  private async applyStay(tx: Tx, feed: CalendarFeedEntity, timeZone: string, stay: CalendarStay, now: number): Promise<Change> {
     await this.feeds.lockProperty(tx.manager, feed.propertyId);
     const entryOf = (bookingId: string): FeedEntry => ({
       feedId: feed.id,
@@ -161,7 +162,7 @@ export class CalendarSyncService {
       await this.entries.upsert(tx.manager, entryOf(entry.bookingId));
       return change;
     }
-    for (const bookingId of await this.entries.bookingsOfSameStay(tx.manager, entryOf(''))) {
+    for (const bookingId of await this.entries.bookingsOfSameStay(tx.manager, entryOf(''), timeZone)) {
       const booking = await this.bookings.lockForChange(tx, bookingId);
       if (booking && booking.status !== BOOKING_STATUS.cancelled) {
         await this.entries.upsert(tx.manager, entryOf(bookingId));
