@@ -259,7 +259,19 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     lastAttemptAt: at,
     nextRetryAt: null,
     createdAt: at,
-    attempts: [{ at, responseCode: 204, responseSnippet: '', errorMessage: null, durationMs: 41 }],
+    attempts: [
+      {
+        at,
+        responseCode: 204,
+        responseSnippet: '',
+        errorMessage: null,
+        durationMs: 41,
+        errorClass: null,
+        resolvedIp: '203.0.113.7',
+        timings: { dnsMs: 1.2, connectMs: 9.8, tlsMs: 14.1, firstByteMs: 38.5, totalMs: 40.6 },
+        retryAfterMs: null,
+      },
+    ],
   },
   LegacyBatchAccepted: { batchId: ids.legacyBatchId, accepted: 2 },
   LegacyBatch: {

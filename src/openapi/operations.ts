@@ -326,6 +326,14 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     problems: [404],
     example: { params: webhook, query: { limit: '10' } },
   },
+  'GET /v1/webhooks/{webhookId}/deliveries/{deliveryId}': {
+    summary: 'One delivery with every attempt (extension)',
+    description:
+      "Each attempt's status, error class, resolved address and timings (docs/webhooks.md). Another subscription's delivery is a 404.",
+    response: ok('WebhookDelivery', 'The delivery.'),
+    problems: [404],
+    example: { params: { ...webhook, deliveryId: E.deliveryId } },
+  },
   'POST /v1/webhooks/{webhookId}/rotateSecret': {
     summary: "Rotate a subscription's signing secret",
     description: 'For 24 hours deliveries carry both signatures (new first); then only the new one.',

@@ -13,6 +13,7 @@ const str = { type: 'string' };
 const text = (maxLength?: number) => (maxLength ? { type: 'string', maxLength } : str);
 const orNull = (schema: JsonSchema): JsonSchema =>
   typeof schema.type === 'string' ? { ...schema, type: [schema.type, 'null'] } : { anyOf: [schema, { type: 'null' }] };
+const num = { type: 'number' };
 const int = { type: 'integer' };
 const bool = { type: 'boolean' };
 const dateTime = { type: 'string', format: 'date-time' };
@@ -357,6 +358,24 @@ export const READ_SHAPES: Record<string, JsonSchema> = {
         responseSnippet: orNull(str),
         errorMessage: orNull(str),
         durationMs: { ...orNull(int), description: 'null when the worker stopped before recording the outcome' },
+        errorClass: {
+          enum: ['dns', 'refused', 'tls', 'timeout', 'urlRule', 'tooLarge', 'network', null],
+          description:
+            'Extension: why there was no (usable) answer; tooLarge also marks a response body over 64 KB. null when answered, and on attempts older than the extension.',
+        },
+        resolvedIp: { ...orNull(str), description: 'Extension: the address connected to (or being connected to when it failed).' },
+        timings: {
+          ...orNull(
+            shape('Extension: milliseconds per phase; connect and tls are null on a kept-alive connection.', {
+              dnsMs: orNull(num),
+              connectMs: orNull(num),
+              tlsMs: orNull(num),
+              firstByteMs: orNull(num),
+              totalMs: num,
+            }),
+          ),
+        },
+        retryAfterMs: { ...orNull(int), description: "Extension: the delay the answer's Retry-After set for the next attempt (clamped)." },
       }),
     ),
   }),

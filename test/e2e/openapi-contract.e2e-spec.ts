@@ -27,6 +27,7 @@ const FIRST = [
   'POST /legacy/batch',
   'PUT /legacy/webhook',
   'POST /v1/properties/{propertyId}/calendarFeeds',
+  'POST /v1/webhooks/{webhookId}/test',
 ];
 const LAST = [
   'POST /v1/webhooks/{webhookId}/rotateSecret',
@@ -52,6 +53,7 @@ const CREATES: Record<string, [keyof typeof EXAMPLE, string]> = {
   'POST /v1/webhooks': ['webhookId', 'id'],
   'POST /legacy/batch': ['legacyBatchId', 'batchId'],
   'POST /v1/properties/{propertyId}/calendarFeeds': ['calendarFeedId', 'id'],
+  'POST /v1/webhooks/{webhookId}/test': ['deliveryId', 'deliveryId'],
 };
 
 interface Op {

@@ -212,6 +212,10 @@ describe('webhook delivery recovery', () => {
       responseSnippet: null,
       errorMessage: LOST_ATTEMPT_MESSAGE,
       durationMs: null,
+      errorClass: null,
+      resolvedIp: null,
+      timings: null,
+      retryAfterMs: null,
     });
     expect(row.attempts[1]).toMatchObject({ responseCode: 200, errorMessage: null });
     expect((await subscriptionRow(db, sub.id)).consecutive_failures).toBe(0);

@@ -134,7 +134,18 @@ describe('webhook delivery', () => {
     });
     expect(row.firstAttemptAt).toBe(row.lastAttemptAt);
     expect(row.attempts).toEqual([
-      { at: row.firstAttemptAt, responseCode: 200, responseSnippet: 'ok', errorMessage: null, durationMs: expect.any(Number) },
+      {
+        at: row.firstAttemptAt,
+        responseCode: 200,
+        responseSnippet: 'ok',
+        errorMessage: null,
+        durationMs: expect.any(Number),
+        // Extensions (issue 13): webhooks-delivery-log.e2e-spec.ts.
+        errorClass: null,
+        resolvedIp: '127.0.0.1',
+        timings: expect.objectContaining({ totalMs: expect.any(Number) }),
+        retryAfterMs: null,
+      },
     ]);
   });
 
@@ -236,6 +247,10 @@ describe('webhook delivery', () => {
         responseSnippet: 'é'.repeat(512),
         errorMessage: 'non-2xx response (HTTP 500)',
         durationMs: expect.any(Number),
+        errorClass: null,
+        resolvedIp: '127.0.0.1',
+        timings: expect.objectContaining({ totalMs: expect.any(Number) }),
+        retryAfterMs: null,
       });
     }
     expect(r.requests.map((q) => q.headers['webhook-max-retries'])).toEqual(['2', '2', '2']);

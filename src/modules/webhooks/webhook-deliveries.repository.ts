@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryAttempt, DeliveryStatus } from './webhook-delivery.entity';
 import { AUTO_DISABLE_THRESHOLD, AUTO_DISABLED_REASON } from './delivery/webhook-backoff.rules';
+import { snippetExpiry } from './delivery/webhook-delivery.rules';
 import { DeliveryRecord, DeliveryRow, toDeliveryRow } from './webhook-delivery.row';
 
 /** A subscription that may receive an event, before its filters are matched. */
@@ -225,7 +226,8 @@ export class WebhookDeliveriesRepository {
                 status = $5,
                 next_retry_at = $6,
                 in_flight_since = NULL,
-                in_flight_until = NULL
+                in_flight_until = NULL,
+                snippets_expire_at = COALESCE(snippets_expire_at, $8::timestamptz)
           WHERE id = $1 AND status = 'pending' AND attempt_count = $2 AND ${claimCondition('$7::text')}
          RETURNING subscription_id
        ), s AS (
@@ -249,6 +251,7 @@ export class WebhookDeliveriesRepository {
         input.status,
         input.nextRetryAt,
         input.claim,
+        snippetExpiry(input.attempt),
       ],
     );
     return { recorded: row.recorded > 0, autoDisabled: row.auto_disabled === true };
@@ -272,11 +275,13 @@ export class WebhookDeliveriesRepository {
       next_retry_at: input.nextRetryAt,
       reset: input.counter === 'reset',
       claim: input.claim,
+      snippet_expires_at: snippetExpiry(input.attempt),
     }));
     const rows = await this.dataSource.query(
       `WITH input AS (
          SELECT DISTINCT ON (id) * FROM jsonb_to_recordset($1::jsonb)
-             AS x(id text, expected int, attempt jsonb, status text, next_retry_at timestamptz, reset boolean, claim text)
+             AS x(id text, expected int, attempt jsonb, status text, next_retry_at timestamptz, reset boolean, claim text,
+                  snippet_expires_at timestamptz)
           ORDER BY id
        ), d AS (
          UPDATE webhook_deliveries wd
@@ -287,7 +292,8 @@ export class WebhookDeliveriesRepository {
                 status = i.status,
                 next_retry_at = i.next_retry_at,
                 in_flight_since = NULL,
-                in_flight_until = NULL
+                in_flight_until = NULL,
+                snippets_expire_at = COALESCE(wd.snippets_expire_at, i.snippet_expires_at)
            FROM input i
           WHERE wd.id = i.id AND wd.status = 'pending' AND wd.attempt_count = i.expected AND ${claimCondition('i.claim', 'wd.')}
          RETURNING wd.id, wd.subscription_id, i.reset, i.expected
@@ -325,6 +331,33 @@ export class WebhookDeliveriesRepository {
       subscriptionId: r.subscription_id as string,
       attemptCount: r.attempt_count as number,
     }));
+  }
+
+  /**
+   * Retention of response snippets: in one batch of deliveries holding a snippet that has turned
+   * `SNIPPET_RETENTION_MS` old by `now` (index webhook_deliveries_snippets_idx), sets the snippets of
+   * the attempts that old to null and moves `snippets_expire_at` to the next one kept (or null).
+   * Returns how many deliveries changed.
+   */
+  async dropExpiredSnippets(now: Date, retentionMs: number, batchSize: number): Promise<number> {
+    const result: [unknown[], number] = await this.dataSource.query(
+      `WITH due AS (
+         SELECT id FROM webhook_deliveries WHERE snippets_expire_at <= $1 LIMIT $3
+       ), cutoff AS (SELECT $1::timestamptz - make_interval(secs => $2::float8 / 1000) AS at)
+       UPDATE webhook_deliveries d
+          SET attempts = COALESCE((
+                SELECT jsonb_agg(CASE WHEN (a->>'at')::timestamptz <= cutoff.at AND a->>'responseSnippet' IS NOT NULL
+                                      THEN jsonb_set(a, '{responseSnippet}', 'null') ELSE a END ORDER BY n)
+                  FROM jsonb_array_elements(d.attempts) WITH ORDINALITY AS t(a, n)), '[]'::jsonb),
+              snippets_expire_at = (
+                SELECT min((a->>'at')::timestamptz) + make_interval(secs => $2::float8 / 1000)
+                  FROM jsonb_array_elements(d.attempts) AS t(a)
+                 WHERE (a->>'at')::timestamptz > cutoff.at AND COALESCE(a->>'responseSnippet', '') <> '')
+         FROM due, cutoff
+        WHERE d.id = due.id`,
+      [now, retentionMs, batchSize],
+    );
+    return result[1];
   }
 
   /** Retention: deletes one batch of deliveries created before `cutoff`; returns the count. */

@@ -2,13 +2,33 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed_permanent';
 
+/** Why an attempt got no (usable) answer: the delivery log's error class (an extension of the spec, docs/webhooks.md). */
+export type AttemptErrorClass = 'dns' | 'refused' | 'tls' | 'timeout' | 'urlRule' | 'tooLarge' | 'network';
+
+/** Milliseconds of each phase of an attempt; null for a phase it did not go through (a kept-alive connection has no connect). */
+export interface AttemptTimings {
+  dnsMs: number | null;
+  connectMs: number | null;
+  tlsMs: number | null;
+  firstByteMs: number | null;
+  totalMs: number;
+}
+
 export interface DeliveryAttempt {
   at: string;
   responseCode: number | null;
+  /** The first 1 KB of the response body; set to null once the attempt is 7 days old (retention). */
   responseSnippet: string | null;
   errorMessage: string | null;
   /** null when the outcome is unknown (the worker stopped before recording the attempt). */
   durationMs: number | null;
+  // Extensions of the spec's attempt (absent on attempts recorded before them; the API shows null).
+  errorClass?: AttemptErrorClass | null;
+  /** The address the attempt connected to (or was connecting to when it failed). */
+  resolvedIp?: string | null;
+  timings?: AttemptTimings | null;
+  /** The delay a Retry-After answer set for the next attempt, as clamped. */
+  retryAfterMs?: number | null;
 }
 
 @Entity('webhook_deliveries')
@@ -30,4 +50,6 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'in_flight_since', type: 'timestamptz', nullable: true }) inFlightSince: Date | null;
   @Column({ name: 'in_flight_until', type: 'timestamptz', nullable: true }) inFlightUntil: Date | null;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
+  /** When the oldest response snippet still kept turns 7 days old (retention drops it then); null when none is kept. */
+  @Column({ name: 'snippets_expire_at', type: 'timestamptz', nullable: true }) snippetsExpireAt: Date | null;
 }

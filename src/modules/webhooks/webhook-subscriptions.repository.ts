@@ -108,6 +108,11 @@ export class WebhookSubscriptionsRepository {
     return this.deliveries.exists({ where: { accountId, subscriptionId, id: deliveryId } });
   }
 
+  /** One delivery of the subscription (index webhook_deliveries_log_idx); null when it is not one of its deliveries. */
+  findDelivery(accountId: string, subscriptionId: string, deliveryId: string): Promise<WebhookDeliveryEntity | null> {
+    return this.deliveries.findOne({ where: { accountId, subscriptionId, id: deliveryId } });
+  }
+
   /** Newest first, keyset on id (index webhook_deliveries_log_idx): ids sort by creation. */
   listDeliveries(accountId: string, subscriptionId: string, beforeId: string | undefined, take: number): Promise<WebhookDeliveryEntity[]> {
     return this.deliveries.find({

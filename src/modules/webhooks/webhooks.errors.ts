@@ -14,6 +14,12 @@ export class LegacyWebhookNotFoundError extends DomainError {
   }
 }
 
+export class WebhookDeliveryNotFoundError extends NotFoundError {
+  constructor(id: string) {
+    super('Webhook delivery', id);
+  }
+}
+
 /** A URL rule violation on create or url change (spec 4.8 rule 6): the detail starts with 'Webhook url'. */
 export class WebhookUrlError extends ValidationError {
   constructor(

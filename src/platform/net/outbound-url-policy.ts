@@ -1,10 +1,11 @@
 import { promises as dns, LookupAddress, LookupOptions } from 'node:dns';
-import { isIP, LookupFunction } from 'node:net';
+import { isIP, LookupFunction, Socket } from 'node:net';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Agent, buildConnector } from 'undici';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { untilAborted } from '../async/until-aborted';
+import { traceConnection } from './request-trace';
 import { checkUrlShape, isPublicAddress, URL_MESSAGES, UrlPolicyError } from './url-policy.rules';
 
 export interface ResolvedAddress {
@@ -80,7 +81,9 @@ export class OutboundUrlPolicy {
         callback(new UrlPolicyError('non_public_address', URL_MESSAGES.nonPublic), null);
         return;
       }
-      connector(connectOptions, callback);
+      // undici's connector returns the socket it opens: its phases go to the request being traced, if any.
+      const socket = (connector as (...args: Parameters<buildConnector.connector>) => Socket | undefined)(connectOptions, callback);
+      if (socket) traceConnection(socket, connectOptions.protocol, host);
     };
     return new Agent({
       connect: guarded,

@@ -4,9 +4,13 @@ import {
   deliveryHeaders,
   eventEnvelopeSource,
   isSuccessStatus,
+  networkErrorClass,
   networkErrorMessage,
   responseErrorMessage,
+  SNIPPET_RETENTION_MS,
+  snippetExpiry,
   testEnvelopeSource,
+  urlRuleErrorClass,
 } from './webhook-delivery.rules';
 import { signPayload } from './webhook-signer.rules';
 
@@ -185,5 +189,47 @@ describe('attempt error messages', () => {
       'network error: ECONNREFUSED connect ECONNREFUSED 127.0.0.1:1',
     );
     expect(networkErrorMessage(new Error('other side closed'), false, 500)).toBe('network error: other side closed');
+  });
+});
+
+describe('networkErrorClass', () => {
+  const plain = { timedOut: false, duringTlsHandshake: false };
+  const err = (code: string) => Object.assign(new Error(code), { code });
+
+  it('classifies by the codes of the error and its causes', () => {
+    expect(networkErrorClass(new TypeError('fetch failed', { cause: err('ECONNREFUSED') }), plain)).toBe('refused');
+    expect(networkErrorClass(err('ENOTFOUND'), plain)).toBe('dns');
+    expect(networkErrorClass(err('EAI_AGAIN'), plain)).toBe('dns');
+    expect(networkErrorClass(err('UND_ERR_CONNECT_TIMEOUT'), plain)).toBe('timeout');
+    expect(networkErrorClass(err('UND_ERR_HEADERS_OVERFLOW'), plain)).toBe('tooLarge');
+    expect(networkErrorClass(err('ERR_SSL_WRONG_VERSION_NUMBER'), plain)).toBe('tls');
+    expect(networkErrorClass(err('DEPTH_ZERO_SELF_SIGNED_CERT'), plain)).toBe('tls');
+    expect(networkErrorClass(err('ERR_TLS_CERT_ALTNAME_INVALID'), plain)).toBe('tls');
+    expect(networkErrorClass(err('ECONNRESET'), plain)).toBe('network');
+  });
+
+  it('looks into happy-eyeballs aggregates', () => {
+    expect(networkErrorClass(new AggregateError([err('ECONNREFUSED'), err('ECONNREFUSED')]), plain)).toBe('refused');
+  });
+
+  it('says timeout once the deadline passed, whatever the error, and tls for a failure mid-handshake', () => {
+    expect(networkErrorClass(err('ECONNRESET'), { timedOut: true, duringTlsHandshake: false })).toBe('timeout');
+    expect(networkErrorClass(err('ECONNRESET'), { timedOut: false, duringTlsHandshake: true })).toBe('tls');
+  });
+});
+
+describe('urlRuleErrorClass', () => {
+  it('is dns for a name that does not resolve, urlRule otherwise', () => {
+    expect(urlRuleErrorClass('unresolvable')).toBe('dns');
+    expect(urlRuleErrorClass('non_public_address')).toBe('urlRule');
+  });
+});
+
+describe('snippetExpiry', () => {
+  it('is 7 days after the attempt when a snippet was kept, null otherwise', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    expect(snippetExpiry({ at, responseSnippet: 'ok' })).toBe(new Date(Date.parse(at) + SNIPPET_RETENTION_MS).toISOString());
+    expect(snippetExpiry({ at, responseSnippet: '' })).toBeNull();
+    expect(snippetExpiry({ at, responseSnippet: null })).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { signPayload } from './webhook-signer.rules';
+import type { AttemptErrorClass } from '../webhook-delivery.entity';
 
 /**
  * Pure pieces of a delivery attempt: the body envelope and the request headers (spec 6.1), the
@@ -146,3 +147,54 @@ export function networkErrorMessage(error: unknown, timedOut: boolean, timeoutMs
 
 /** The log's text for an attempt whose worker died (or lost the database) before recording it. */
 export const LOST_ATTEMPT_MESSAGE = 'outcome unknown: the attempt was not recorded in time (worker stopped or database unreachable)';
+
+/** Error codes of a failure (the error's, its causes' and, for happy eyeballs, each attempt's), outermost first. */
+export function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0 && seen.size < 20) {
+    const current = queue.shift();
+    if (current === null || typeof current !== 'object' || seen.has(current)) continue;
+    seen.add(current);
+    const { code, cause, errors } = current as { code?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof code === 'string') codes.push(code);
+    if (cause !== undefined) queue.push(cause);
+    if (Array.isArray(errors)) queue.push(...errors);
+  }
+  return codes;
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME', 'ENODATA']);
+const TOO_LARGE_CODES = new Set(['UND_ERR_HEADERS_OVERFLOW', 'UND_ERR_RES_EXCEEDED_MAX_SIZE']);
+const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|UNABLE_TO_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
+
+/**
+ * The error class of an attempt that got no answer: `timeout` (the deadline or one of undici's),
+ * `dns`, `refused`, `tooLarge` (headers over undici's limit), `tls` (a TLS error code, or the
+ * connection failing after TCP connected and before its handshake ended), else `network` (reset,
+ * unreachable…).
+ */
+export function networkErrorClass(error: unknown, context: { timedOut: boolean; duringTlsHandshake: boolean }): AttemptErrorClass {
+  const codes = errorCodes(error);
+  if (context.timedOut || codes.some((code) => TIMEOUT_CODES.has(code))) return 'timeout';
+  if (codes.some((code) => DNS_CODES.has(code))) return 'dns';
+  if (codes.includes('ECONNREFUSED')) return 'refused';
+  if (codes.some((code) => TOO_LARGE_CODES.has(code))) return 'tooLarge';
+  if (context.duringTlsHandshake || codes.some((code) => TLS_CODE.test(code))) return 'tls';
+  return 'network';
+}
+
+/** The error class of a URL rule broken at delivery time: a name that does not resolve is `dns`, anything else `urlRule`. */
+export function urlRuleErrorClass(violation: string): AttemptErrorClass {
+  return violation === 'unresolvable' ? 'dns' : 'urlRule';
+}
+
+/** Response snippets are kept this long after their attempt, then dropped by the retention task (the attempt stays). */
+export const SNIPPET_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/** When this attempt's snippet is to be dropped: null when it kept none (an empty body keeps nothing worth dropping). */
+export function snippetExpiry(attempt: { at: string; responseSnippet: string | null }): string | null {
+  return attempt.responseSnippet ? new Date(Date.parse(attempt.at) + SNIPPET_RETENTION_MS).toISOString() : null;
+}

@@ -323,7 +323,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       maxRetries: work.subscription.maxRetries,
       userAgent: this.userAgent,
     });
-    const report = await this.poster.post(checked.url, headers, body);
+    const report = await this.poster.post(checked, headers, body);
     return { report, at, durationMs: Math.round(performance.now() - started), claim: 'held' };
   }
 
@@ -343,6 +343,9 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       responseSnippet: report.responseSnippet,
       errorMessage: report.errorMessage,
       durationMs,
+      errorClass: report.errorClass ?? null,
+      resolvedIp: report.resolvedIp ?? null,
+      timings: report.timings ?? null,
     };
     const result = await this.record({
       id: work.id,

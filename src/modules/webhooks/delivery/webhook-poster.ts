@@ -1,16 +1,21 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
 import type { Agent, Dispatcher } from 'undici';
 import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { CheckedUrl, OutboundUrlPolicy, policyViolationOf } from '../../../platform/net/outbound-url-policy';
+import { RequestTrace, timingsOf } from '../../../platform/net/request-trace';
 import { UrlPolicyError } from '../../../platform/net/url-policy.rules';
+import { AttemptErrorClass, AttemptTimings } from '../webhook-delivery.entity';
 import { AttemptOutcome } from './webhook-backoff.rules';
 import {
   capSnippet,
   isSuccessStatus,
+  networkErrorClass,
   networkErrorMessage,
   RESPONSE_SNIPPET_MAX_BYTES,
   responseErrorMessage,
+  urlRuleErrorClass,
 } from './webhook-delivery.rules';
 
 /** How an attempt ended, as the delivery log keeps it: the POST's answer, or why there was none. */
@@ -19,6 +24,17 @@ export interface AttemptReport {
   responseCode: number | null;
   responseSnippet: string | null;
   errorMessage: string | null;
+  /** Why there was no (usable) answer; null when there was one (`tooLarge` also marks a body past the read limit). */
+  errorClass?: AttemptErrorClass | null;
+  resolvedIp?: string | null;
+  timings?: AttemptTimings | null;
+  /** The answer's Retry-After header (429 and 503 only), as sent. */
+  retryAfter?: string | null;
+}
+
+/** The URL to POST to, and how long its check (name resolution) took. */
+export interface CheckedTarget extends CheckedUrl {
+  checkMs: number;
 }
 
 /** Response bytes read past the snippet so a keep-alive socket can be reused; a longer body closes it. */
@@ -45,62 +61,103 @@ export class WebhookPoster implements OnApplicationShutdown {
   }
 
   /** The URL to POST to, or the report of the rule it now breaks (a host that resolves to a private address, say). */
-  async check(url: string): Promise<CheckedUrl | AttemptReport> {
+  async check(url: string): Promise<CheckedTarget | AttemptReport> {
+    const started = performance.now();
     try {
-      return await this.policy.check(url, { requireHttps: true });
+      const checked = await this.policy.check(url, { requireHttps: true });
+      return { ...checked, checkMs: performance.now() - started };
     } catch (error) {
-      if (error instanceof UrlPolicyError) return violation(error);
+      if (error instanceof UrlPolicyError) {
+        return { ...violation(error), timings: { dnsMs: null, connectMs: null, tlsMs: null, firstByteMs: null, totalMs: ms(started) } };
+      }
       throw error;
     }
   }
 
-  async post(url: URL, headers: Record<string, string>, body: string): Promise<AttemptReport> {
+  /**
+   * One POST, traced: the address it reached and its timings (DNS = the check's resolution plus the
+   * connection's own lookup when it opened one; connect and TLS only on a new connection).
+   */
+  async post(target: CheckedTarget, headers: Record<string, string>, body: string): Promise<AttemptReport> {
     const { timeoutMs } = this.config.webhook;
+    const { url } = target;
     const signal = AbortSignal.timeout(timeoutMs);
+    const trace = new RequestTrace();
+    const traced = (): Pick<AttemptReport, 'resolvedIp' | 'timings'> => ({
+      resolvedIp: trace.address ?? target.addresses[0]?.address ?? null,
+      timings: timingsOf(trace, performance.now(), target.checkMs),
+    });
     let responseCode: number | null = null;
     try {
-      const response = await this.agent.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        headers,
-        body,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
+      const response = await RequestTrace.during(trace, () =>
+        this.agent.request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          headers,
+          body,
+          signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        }),
+      );
       responseCode = response.statusCode;
-      const snippet = await readSnippet(response.body);
+      const { snippet, overLimit } = await readSnippet(response.body);
       const location = typeof response.headers.location === 'string' ? response.headers.location : undefined;
+      const retryAfter = response.headers['retry-after'];
       return {
         outcome: isSuccessStatus(responseCode) ? 'ok' : 'failed',
         responseCode,
         responseSnippet: snippet,
         errorMessage: responseErrorMessage(responseCode, location),
+        errorClass: overLimit ? 'tooLarge' : null,
+        ...traced(),
+        ...((responseCode === 429 || responseCode === 503) && typeof retryAfter === 'string' ? { retryAfter } : {}),
       };
     } catch (error) {
       const refused = policyViolationOf(error);
-      if (refused) return violation(refused);
+      if (refused) return { ...violation(refused), ...traced() };
+      const connection = trace.connection;
       return {
         outcome: 'failed',
         responseCode,
         responseSnippet: null,
         errorMessage: networkErrorMessage(error, signal.aborted, timeoutMs),
+        errorClass: networkErrorClass(error, {
+          timedOut: signal.aborted,
+          duringTlsHandshake: !!connection?.tls && connection.connectedAt !== undefined && connection.secureAt === undefined,
+        }),
+        ...traced(),
       };
     }
   }
 }
 
-export function isAttemptReport(value: CheckedUrl | AttemptReport): value is AttemptReport {
+export function isAttemptReport(value: CheckedTarget | AttemptReport): value is AttemptReport {
   return 'outcome' in value;
 }
 
 function violation(error: UrlPolicyError): AttemptReport {
-  return { outcome: 'fatal', responseCode: null, responseSnippet: null, errorMessage: `URL rule violation: ${error.message}` };
+  return {
+    outcome: 'fatal',
+    responseCode: null,
+    responseSnippet: null,
+    errorMessage: `URL rule violation: ${error.message}`,
+    errorClass: urlRuleErrorClass(error.violation),
+    resolvedIp: null,
+    timings: null,
+  };
 }
 
-/** The first bytes of the body as the log snippet; drains a little more for keep-alive, then gives up on the socket. */
-async function readSnippet(body: Dispatcher.ResponseData['body']): Promise<string> {
+function ms(since: number): number {
+  return Math.round((performance.now() - since) * 10) / 10;
+}
+
+/**
+ * The first bytes of the body as the log snippet; drains a little more for keep-alive, then gives up on
+ * the socket (`overLimit`: the body was longer than that).
+ */
+async function readSnippet(body: Dispatcher.ResponseData['body']): Promise<{ snippet: string; overLimit: boolean }> {
   const chunks: Buffer[] = [];
   let kept = 0;
   let total = 0;
@@ -112,5 +169,5 @@ async function readSnippet(body: Dispatcher.ResponseData['body']): Promise<strin
     }
     if (total > DRAIN_LIMIT_BYTES) break; // leaving the loop destroys the stream (and that connection)
   }
-  return capSnippet(Buffer.concat(chunks));
+  return { snippet: capSnippet(Buffer.concat(chunks)), overLimit: total > DRAIN_LIMIT_BYTES };
 }

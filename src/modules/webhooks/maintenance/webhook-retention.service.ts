@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { IdempotencyStore } from '../../../platform/idempotency/idempotency.store';
 import { EventsService } from '../../events/events.service';
 import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
+import { SNIPPET_RETENTION_MS } from '../delivery/webhook-delivery.rules';
 
 /** Spec 6.1 rule 6 / 8: the event log and delivery history are kept for 90 days. */
 export const RETENTION_DAYS = 90;
@@ -30,17 +31,24 @@ export class WebhookRetentionService {
     const budget = AbortSignal.timeout(RUN_BUDGET_MS);
     const stop = signal ? AbortSignal.any([signal, budget]) : budget;
     const deliveries = await drain(() => this.repository.deleteBatchCreatedBefore(cutoff, BATCH), stop);
+    // Response snippets go after 7 days (an extension of the spec: docs/webhooks.md); the attempts stay.
+    const snippets = await drain(() => this.repository.dropExpiredSnippets(now, SNIPPET_RETENTION_MS, BATCH), stop);
     const events = await drain(() => this.events.deleteBatchCreatedBefore(cutoff, BATCH), stop);
     const idempotencyKeys = await drain(() => this.idempotency.deleteExpired(BATCH), stop);
-    if (deliveries + events + idempotencyKeys > 0) {
-      this.logger.log(`retention: deleted ${deliveries} deliveries, ${events} events, ${idempotencyKeys} expired idempotency keys`);
+    if (deliveries + snippets + events + idempotencyKeys > 0) {
+      this.logger.log(
+        `retention: deleted ${deliveries} deliveries, ${events} events, ${idempotencyKeys} expired idempotency keys; ` +
+          `dropped the old response snippets of ${snippets} deliveries`,
+      );
     }
-    return { deliveries, events, idempotencyKeys };
+    return { deliveries, snippets, events, idempotencyKeys };
   }
 }
 
 export interface RetentionResult {
   deliveries: number;
+  /** Deliveries whose response snippets older than 7 days were dropped. */
+  snippets: number;
   events: number;
   idempotencyKeys: number;
 }

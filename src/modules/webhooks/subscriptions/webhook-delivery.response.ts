@@ -12,7 +12,7 @@ export interface WebhookDeliveryResponse {
   lastAttemptAt: string | null;
   nextRetryAt: string | null;
   createdAt: string;
-  attempts: DeliveryAttempt[];
+  attempts: Array<Required<DeliveryAttempt>>;
 }
 
 export function toWebhookDeliveryResponse(row: WebhookDeliveryEntity): WebhookDeliveryResponse {
@@ -27,12 +27,17 @@ export function toWebhookDeliveryResponse(row: WebhookDeliveryEntity): WebhookDe
     lastAttemptAt: iso(row.lastAttemptAt),
     nextRetryAt: iso(row.nextRetryAt),
     createdAt: row.createdAt.toISOString(),
-    attempts: row.attempts.map((a) => ({
+    attempts: row.attempts.map((a): Required<DeliveryAttempt> => ({
       at: a.at,
       responseCode: a.responseCode,
       responseSnippet: a.responseSnippet,
       errorMessage: a.errorMessage,
       durationMs: a.durationMs,
+      // Extensions (docs/webhooks.md, "The delivery log"): null on attempts recorded before them.
+      errorClass: a.errorClass ?? null,
+      resolvedIp: a.resolvedIp ?? null,
+      timings: a.timings ?? null,
+      retryAfterMs: a.retryAfterMs ?? null,
     })),
   };
 }

@@ -28,6 +28,7 @@ import { SubscriptionChanges, URL_UNIQUE_CONSTRAINT, WebhookSubscriptionsReposit
 import {
   DuplicateWebhookUrlError,
   UnknownDeliveryCursorError,
+  WebhookDeliveryNotFoundError,
   WebhookDisabledError,
   WebhookNotFoundError,
   WebhookUrlError,
@@ -167,6 +168,14 @@ export class WebhookSubscriptionsService {
     }
     const rows = await this.repository.listDeliveries(accountId, id, cursor, limit + 1);
     return toPage(rows, limit, toWebhookDeliveryResponse, (row) => row.id);
+  }
+
+  /** One row of the delivery log, with every attempt; another subscription's (or account's) delivery is a 404. */
+  async delivery(accountId: string, id: string, deliveryId: string): Promise<WebhookDeliveryResponse> {
+    await this.mustExist(accountId, id);
+    const row = isIdOf('delivery', deliveryId) ? await this.repository.findDelivery(accountId, id, deliveryId) : null;
+    if (!row) throw new WebhookDeliveryNotFoundError(deliveryId);
+    return toWebhookDeliveryResponse(row);
   }
 
   private async mustExist(accountId: string, id: string): Promise<void> {

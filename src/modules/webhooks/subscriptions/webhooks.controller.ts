@@ -45,6 +45,11 @@ export class WebhooksController {
     return this.subscriptions.deliveries(ctx.accountId, webhookId, query.cursor, query.limit);
   }
 
+  @Get(':webhookId/deliveries/:deliveryId')
+  delivery(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Param('deliveryId') deliveryId: string) {
+    return this.subscriptions.delivery(ctx.accountId, webhookId, deliveryId);
+  }
+
   @Post(':webhookId/rotateSecret')
   @HttpCode(200)
   rotateSecret(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Body() _body: RotateSecretDto) {
