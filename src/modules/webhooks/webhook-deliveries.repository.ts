@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryAttempt, DeliveryStatus } from './webhook-delivery.entity';
-import { AUTO_DISABLE_THRESHOLD, AUTO_DISABLED_REASON } from './delivery/webhook-backoff.rules';
+import { AUTO_DISABLE_THRESHOLD, AUTO_DISABLED_REASON, GONE_DISABLED_REASON } from './delivery/webhook-backoff.rules';
 import { snippetExpiry } from './delivery/webhook-delivery.rules';
 import { DeliveryRecord, DeliveryRow, toDeliveryRow } from './webhook-delivery.row';
 
@@ -19,7 +19,13 @@ export interface RecordAttemptInput {
   attempt: DeliveryAttempt;
   status: DeliveryStatus;
   nextRetryAt: Date | null;
-  counter: 'reset' | 'increment' | 'none';
+  /** `gone`: a 410 Gone, which disables the subscription at once (recordCountedFailure). */
+  counter: 'reset' | 'increment' | 'none' | 'gone';
+  /**
+   * A permanent failure answered with Retry-After: the end of its back-pressure window. It counts
+   * towards auto-disable only when no window of the subscription is open, and opens this one.
+   */
+  backpressureUntil?: Date | null;
   /**
    * The claim this record settles: `held`, an attempt this worker claimed (and sent, or stopped: URL
    * rule broken, subscription disabled); `expired`, an attempt whose claim ran out before anyone
@@ -32,8 +38,10 @@ export type AttemptClaim = 'held' | 'expired';
 
 export interface RecordAttemptResult {
   recorded: boolean;
-  /** True when this attempt's failure disabled the subscription. */
+  /** True when this attempt's failure disabled the subscription (auto-disable, or a 410 Gone). */
   autoDisabled: boolean;
+  /** The subscription's disabledReason when this attempt disabled it. */
+  disabledReason?: string;
 }
 
 /**
@@ -209,13 +217,22 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Records a permanently failed non-test attempt (counter effect 'increment') in ONE statement
-   * together with the subscription's failure counter, disabling the subscription when the count
-   * reaches the threshold. The row lock on the subscription makes the count exact with any number of
-   * workers. Guarded by status, attempt_count and the claim: a duplicate job of the same attempt records nothing.
+   * Records a permanently failed non-test attempt (counter effect 'increment' or 'gone') in ONE
+   * statement together with the subscription's failure counter: the increment that reaches the
+   * threshold disables the subscription, and so does a 410 Gone, at once. A failure answered with
+   * Retry-After (`backpressureUntil`) counts only when the subscription has no back-pressure window
+   * open, and opens one. The row lock on the subscription makes this exact with any number of workers;
+   * `disabled_by` names the attempt that disabled the subscription, so exactly one record reports it.
+   * Guarded by status, attempt_count and the claim: a duplicate job of the same attempt records nothing.
    */
   async recordCountedFailure(input: RecordAttemptInput): Promise<RecordAttemptResult> {
-    if (input.counter !== 'increment') throw new Error('recordCountedFailure takes increments only (recordAttempts takes the rest)');
+    if (input.counter !== 'increment' && input.counter !== 'gone') {
+      throw new Error('recordCountedFailure takes increments and gone only (recordAttempts takes the rest)');
+    }
+    // Expressions over the subscription's row as it was (every SET expression reads the old row).
+    const inc = `(CASE WHEN $9::timestamptz IS NOT NULL AND ws.backpressure_until > now() THEN 0 ELSE 1 END)`;
+    const disables = `($10 = 'gone' OR ws.consecutive_failures + ${inc} >= ${AUTO_DISABLE_THRESHOLD})`;
+    const disablingNow = `(ws.enabled AND ${disables})`;
     const [row] = await this.dataSource.query(
       `WITH d AS (
          UPDATE webhook_deliveries
@@ -232,17 +249,20 @@ export class WebhookDeliveriesRepository {
          RETURNING subscription_id
        ), s AS (
          UPDATE webhook_subscriptions ws
-            SET consecutive_failures = ws.consecutive_failures + 1,
-                enabled = ws.enabled AND ws.consecutive_failures + 1 < ${AUTO_DISABLE_THRESHOLD},
-                disabled_reason = CASE WHEN ws.enabled AND ws.consecutive_failures + 1 >= ${AUTO_DISABLE_THRESHOLD}
-                                       THEN '${AUTO_DISABLED_REASON}' ELSE ws.disabled_reason END,
-                updated_at = CASE WHEN ws.enabled AND ws.consecutive_failures + 1 >= ${AUTO_DISABLE_THRESHOLD}
-                                  THEN now() ELSE ws.updated_at END
+            SET consecutive_failures = ws.consecutive_failures + ${inc},
+                enabled = ws.enabled AND NOT ${disables},
+                disabled_reason = CASE WHEN ${disablingNow}
+                                       THEN CASE WHEN $10 = 'gone' THEN '${GONE_DISABLED_REASON}' ELSE '${AUTO_DISABLED_REASON}' END
+                                       ELSE ws.disabled_reason END,
+                disabled_by = CASE WHEN ${disablingNow} THEN $11 ELSE ws.disabled_by END,
+                updated_at = CASE WHEN ${disablingNow} THEN now() ELSE ws.updated_at END,
+                backpressure_until = CASE WHEN $9::timestamptz IS NOT NULL AND ${inc} = 1 THEN $9::timestamptz
+                                          ELSE ws.backpressure_until END
            FROM d WHERE ws.id = d.subscription_id
-         RETURNING NOT ws.enabled AND ws.consecutive_failures = ${AUTO_DISABLE_THRESHOLD}
-                   AND ws.disabled_reason = '${AUTO_DISABLED_REASON}' AS disabled_now
+         RETURNING NOT ws.enabled AND ws.disabled_by = $11 AS disabled_now, ws.disabled_reason
        )
-       SELECT (SELECT count(*) FROM d)::int AS recorded, COALESCE((SELECT bool_or(disabled_now) FROM s), false) AS auto_disabled`,
+       SELECT (SELECT count(*) FROM d)::int AS recorded, COALESCE((SELECT bool_or(disabled_now) FROM s), false) AS auto_disabled,
+              (SELECT disabled_reason FROM s LIMIT 1) AS disabled_reason`,
       [
         input.id,
         input.expectedAttemptCount,
@@ -252,9 +272,13 @@ export class WebhookDeliveriesRepository {
         input.nextRetryAt,
         input.claim,
         snippetExpiry(input.attempt),
+        input.backpressureUntil ?? null,
+        input.counter,
+        `${input.id}.${input.expectedAttemptCount}`,
       ],
     );
-    return { recorded: row.recorded > 0, autoDisabled: row.auto_disabled === true };
+    const autoDisabled = row.auto_disabled === true;
+    return { recorded: row.recorded > 0, autoDisabled, ...(autoDisabled ? { disabledReason: row.disabled_reason } : {}) };
   }
 
   /**
@@ -266,7 +290,9 @@ export class WebhookDeliveriesRepository {
    * recordCountedFailure, whose threshold check needs exact ordering.
    */
   async recordAttempts(inputs: RecordAttemptInput[]): Promise<boolean[]> {
-    if (inputs.some((input) => input.counter === 'increment')) throw new Error('recordAttempts takes no increments');
+    if (inputs.some((input) => input.counter === 'increment' || input.counter === 'gone')) {
+      throw new Error('recordAttempts takes no increments');
+    }
     const payload = inputs.map((input) => ({
       id: input.id,
       expected: input.expectedAttemptCount,

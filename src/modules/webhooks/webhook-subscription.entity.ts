@@ -20,6 +20,10 @@ export class WebhookSubscriptionEntity {
   @Column({ name: 'disabled_reason', type: 'text', nullable: true }) disabledReason: string | null;
   /** Consecutive permanently failed non-test deliveries; 10 disables the subscription. */
   @Column({ name: 'consecutive_failures', type: 'integer' }) consecutiveFailures: number;
+  /** End of the back-pressure window a Retry-After answer opened (failures so answered count once per window). */
+  @Column({ name: 'backpressure_until', type: 'timestamptz', nullable: true }) backpressureUntil: Date | null;
+  /** The attempt (`<delivery id>.<attempt>`) that disabled the subscription, if the engine did. */
+  @Column({ name: 'disabled_by', type: 'text', nullable: true }) disabledBy: string | null;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }

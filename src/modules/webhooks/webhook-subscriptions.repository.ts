@@ -11,6 +11,7 @@ export interface SubscriptionChanges {
   enabled?: boolean;
   disabledReason?: null;
   consecutiveFailures?: 0;
+  backpressureUntil?: null;
 }
 
 /** The UNIQUE (account_id, url) constraint: one subscription per URL within an account. */

@@ -1,4 +1,11 @@
-import { failureCounterEffect, nextDeliveryState, retryDelayMs } from './webhook-backoff.rules';
+import {
+  clampRetryAfter,
+  failureCounterEffect,
+  nextDeliveryState,
+  parseRetryAfter,
+  RETRY_AFTER_MAX_MS,
+  retryDelayMs,
+} from './webhook-backoff.rules';
 
 const now = new Date('2026-01-01T00:00:00.000Z');
 const base = 30_000;
@@ -102,5 +109,45 @@ describe('failureCounterEffect', () => {
   });
   it('a delivery stopped because the subscription is disabled, or ended by a lost attempt, does not count', () => {
     expect(failureCounterEffect('failed_permanent', { test: false }, true)).toBe('none');
+  });
+});
+
+describe('Retry-After (extension)', () => {
+  it('parses delta-seconds and HTTP-dates; anything else is ignored', () => {
+    expect(parseRetryAfter('120', now)).toBe(120_000);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:02:00 GMT', now)).toBe(120_000);
+    expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('-5', now)).toBeNull();
+    expect(parseRetryAfter('1.5', now)).toBeNull();
+    expect(parseRetryAfter('soon', now)).toBeNull();
+    expect(parseRetryAfter('', now)).toBeNull();
+  });
+
+  it('clamps between the schedule and one hour (the schedule wins when longer)', () => {
+    expect(clampRetryAfter(5_000, 30_000)).toBe(30_000);
+    expect(clampRetryAfter(120_000, 30_000)).toBe(120_000);
+    expect(clampRetryAfter(86_400_000, 30_000)).toBe(RETRY_AFTER_MAX_MS);
+    expect(clampRetryAfter(10, 7_680_000)).toBe(7_680_000);
+  });
+
+  it('sets the next delay of a failed attempt, never of a lost one', () => {
+    const state = nextDeliveryState({ outcome: 'failed', attemptCount: 1, maxRetries: 5, retryBaseMs: base, now, retryAfterMs: 90_000 });
+    expect(state).toMatchObject({ status: 'pending', delayMs: 90_000, nextRetryAt: new Date(now.getTime() + 90_000) });
+    const short = nextDeliveryState({ outcome: 'failed', attemptCount: 1, maxRetries: 5, retryBaseMs: base, now, retryAfterMs: 1 });
+    expect(short).toMatchObject({ delayMs: base });
+    const lost = nextDeliveryState({ outcome: 'lost', attemptCount: 1, maxRetries: 5, retryBaseMs: base, now, retryAfterMs: 90_000 });
+    expect(lost).toMatchObject({ delayMs: 0 });
+  });
+});
+
+describe('410 Gone (extension)', () => {
+  it('ends the delivery at once and disables the subscription, unless a test delivery', () => {
+    expect(nextDeliveryState({ outcome: 'gone', attemptCount: 1, maxRetries: 5, retryBaseMs: base, now })).toEqual({
+      status: 'failed_permanent',
+      nextRetryAt: null,
+    });
+    expect(failureCounterEffect('failed_permanent', { test: false }, false, 'gone')).toBe('gone');
+    expect(failureCounterEffect('failed_permanent', { test: true }, false, 'gone')).toBe('none');
   });
 });

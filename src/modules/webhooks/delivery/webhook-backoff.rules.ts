@@ -5,6 +5,10 @@
 
 export const AUTO_DISABLE_THRESHOLD = 10;
 export const AUTO_DISABLED_REASON = 'auto_disabled_after_repeated_delivery_failures';
+/** disabledReason when the receiver answered 410 Gone (an extension of the spec, docs/webhooks.md). */
+export const GONE_DISABLED_REASON = 'gone';
+/** A Retry-After never delays the next attempt more than this. */
+export const RETRY_AFTER_MAX_MS = 3_600_000;
 
 /** Delay before retry number `retryNumber` (1-based). */
 export function retryDelayMs(baseMs: number, retryNumber: number): number {
@@ -15,9 +19,27 @@ export function retryDelayMs(baseMs: number, retryNumber: number): number {
 /**
  * How an attempt ended: `ok` = any 2xx in time; `failed` = non-2xx, time-out or network error;
  * `fatal` = never retry (URL rule broken, subscription disabled); `lost` = its worker died before
- * recording it (the outcome is unknown; the receiver is not to blame, so the next attempt goes at once).
+ * recording it (the outcome is unknown; the receiver is not to blame, so the next attempt goes at once);
+ * `gone` = the receiver answered 410 Gone (never retried; disables the subscription).
  */
-export type AttemptOutcome = 'ok' | 'failed' | 'fatal' | 'lost';
+export type AttemptOutcome = 'ok' | 'failed' | 'fatal' | 'lost' | 'gone';
+
+/**
+ * A Retry-After header (delta-seconds or an HTTP-date) as milliseconds from `now`; null when it is
+ * neither. A date in the past is 0.
+ */
+export function parseRetryAfter(value: string, now: Date): number | null {
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (!/[a-z]/i.test(text)) return null;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
+}
+
+/** The delay a Retry-After sets: never sooner than the schedule's, never past an hour (unless the schedule's is longer). */
+export function clampRetryAfter(retryAfterMs: number, scheduleMs: number): number {
+  return Math.max(scheduleMs, Math.min(retryAfterMs, RETRY_AFTER_MAX_MS));
+}
 
 export type NextDeliveryState =
   | { status: 'delivered'; nextRetryAt: null }
@@ -32,14 +54,24 @@ export interface NextStateInput {
   maxRetries: number;
   retryBaseMs: number;
   now: Date;
+  /** The answer's Retry-After in ms (429 and 503 only): sets the delay, clamped by clampRetryAfter. */
+  retryAfterMs?: number | null;
 }
 
-export function nextDeliveryState({ outcome, attemptCount, maxRetries, retryBaseMs, now }: NextStateInput): NextDeliveryState {
+export function nextDeliveryState({
+  outcome,
+  attemptCount,
+  maxRetries,
+  retryBaseMs,
+  now,
+  retryAfterMs,
+}: NextStateInput): NextDeliveryState {
   if (outcome === 'ok') return { status: 'delivered', nextRetryAt: null };
   const retriesSpent = attemptCount - 1;
-  if (outcome === 'fatal' || retriesSpent >= maxRetries) return { status: 'failed_permanent', nextRetryAt: null };
+  if (outcome === 'fatal' || outcome === 'gone' || retriesSpent >= maxRetries) return { status: 'failed_permanent', nextRetryAt: null };
   const retryNumber = retriesSpent + 1;
-  const delayMs = outcome === 'lost' ? 0 : retryDelayMs(retryBaseMs, retryNumber);
+  const scheduled = outcome === 'lost' ? 0 : retryDelayMs(retryBaseMs, retryNumber);
+  const delayMs = retryAfterMs != null && outcome === 'failed' ? clampRetryAfter(retryAfterMs, scheduled) : scheduled;
   return { status: 'pending', nextRetryAt: new Date(now.getTime() + delayMs), delayMs, retryNumber };
 }
 
@@ -47,14 +79,18 @@ export function nextDeliveryState({ outcome, attemptCount, maxRetries, retryBase
  * Effect of a finished delivery on the subscription's consecutive-failure counter (spec 3.4, 6.1 rule 5):
  * a delivered non-test delivery resets it, a permanently failed one counts; test deliveries never count,
  * nor do deliveries stopped because the subscription was already disabled or ended by a lost attempt
- * (`uncounted`: not the receiver's failure).
+ * (`uncounted`: not the receiver's failure). A 410 Gone of a non-test delivery (`gone`) disables the
+ * subscription at once. A failure answered with Retry-After counts at most once per back-pressure
+ * window: the repository decides that against the subscription's row (recordCountedFailure).
  */
 export function failureCounterEffect(
   status: NextDeliveryState['status'],
   delivery: { test: boolean },
   uncounted = false,
-): 'reset' | 'increment' | 'none' {
+  outcome?: AttemptOutcome,
+): 'reset' | 'increment' | 'none' | 'gone' {
   if (delivery.test || uncounted) return 'none';
+  if (outcome === 'gone') return 'gone';
   if (status === 'delivered') return 'reset';
   if (status === 'failed_permanent') return 'increment';
   return 'none';

@@ -12,7 +12,14 @@ import { RecordAttemptInput, RecordAttemptResult, WebhookDeliveriesRepository } 
 import { DeliveryRow } from '../webhook-delivery.row';
 import { DeliveryAttempt } from '../webhook-delivery.entity';
 import { DeliveryJobData, WebhookQueue } from '../webhook-queue.service';
-import { failureCounterEffect, nextDeliveryState, NextDeliveryState } from './webhook-backoff.rules';
+import {
+  clampRetryAfter,
+  failureCounterEffect,
+  nextDeliveryState,
+  NextDeliveryState,
+  parseRetryAfter,
+  retryDelayMs,
+} from './webhook-backoff.rules';
 import {
   buildEnvelope,
   deliveryHeaders,
@@ -330,22 +337,34 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   /** Records the attempt (and the failure counter) and schedules the retry, if any. */
   private async finish(work: DeliveryRow, { report, at, durationMs, claim, uncounted = false }: AttemptRecord): Promise<AttemptResult> {
     const attemptCount = work.attemptCount + 1;
+    const now = new Date();
+    const retryAfterMs = report.retryAfter ? parseRetryAfter(report.retryAfter, now) : null;
     const state = nextDeliveryState({
       outcome: report.outcome,
       attemptCount,
       maxRetries: work.subscription.maxRetries,
       retryBaseMs: this.config.webhook.retryBaseMs,
-      now: new Date(),
+      now,
+      retryAfterMs,
     });
+    const counter = failureCounterEffect(state.status, work, uncounted, report.outcome);
+    // The delay the answer asked for, as honoured (or as it would have been, after the last attempt).
+    const backpressureMs =
+      retryAfterMs === null
+        ? null
+        : state.status === 'pending'
+          ? state.delayMs
+          : clampRetryAfter(retryAfterMs, retryDelayMs(this.config.webhook.retryBaseMs, attemptCount));
     const attempt: DeliveryAttempt = {
       at: at.toISOString(),
       responseCode: report.responseCode,
       responseSnippet: report.responseSnippet,
-      errorMessage: report.errorMessage,
+      errorMessage: counter === 'gone' ? `${report.errorMessage}: the receiver is gone, subscription disabled` : report.errorMessage,
       durationMs,
       errorClass: report.errorClass ?? null,
       resolvedIp: report.resolvedIp ?? null,
       timings: report.timings ?? null,
+      retryAfterMs: backpressureMs,
     };
     const result = await this.record({
       id: work.id,
@@ -353,7 +372,8 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       attempt,
       status: state.status,
       nextRetryAt: state.nextRetryAt,
-      counter: failureCounterEffect(state.status, work, uncounted),
+      counter,
+      backpressureUntil: backpressureMs !== null && counter === 'increment' ? new Date(now.getTime() + backpressureMs) : null,
       claim,
     });
     if (!result.recorded) {
@@ -361,7 +381,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       return { kind: 'attempted', state, recorded: false };
     }
     if (result.autoDisabled) {
-      this.logger.warn(`subscription ${work.subscriptionId} disabled after repeated permanently failed deliveries`);
+      this.logger.warn(`subscription ${work.subscriptionId} disabled (${result.disabledReason})`);
     }
     this.observe(work, attempt, attemptCount, report, state.status, result.autoDisabled);
     if (state.status === 'pending') {
@@ -403,7 +423,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   private async record(input: RecordAttemptInput): Promise<RecordAttemptResult> {
     for (let retry = 0; ; retry++) {
       try {
-        if (input.counter === 'increment') return await this.repository.recordCountedFailure(input);
+        if (input.counter === 'increment' || input.counter === 'gone') return await this.repository.recordCountedFailure(input);
         return { recorded: await this.records.call(input), autoDisabled: false };
       } catch (error) {
         if (input.claim !== 'held' || retry >= RECORD_RETRY_DELAYS_MS.length) throw error;

@@ -106,7 +106,7 @@ export class WebhookPoster implements OnApplicationShutdown {
       const location = typeof response.headers.location === 'string' ? response.headers.location : undefined;
       const retryAfter = response.headers['retry-after'];
       return {
-        outcome: isSuccessStatus(responseCode) ? 'ok' : 'failed',
+        outcome: isSuccessStatus(responseCode) ? 'ok' : responseCode === 410 ? 'gone' : 'failed',
         responseCode,
         responseSnippet: snippet,
         errorMessage: responseErrorMessage(responseCode, location),

@@ -101,7 +101,8 @@ export class WebhookSubscriptionsService {
     if (input.eventFilters !== undefined) changes.eventFilters = distinctEventFilters(input.eventFilters);
     if (input.enabled !== undefined) changes.enabled = input.enabled;
     // Spec 3.4: enabling clears the reason and restarts the count of consecutive failures.
-    if (input.enabled === true) Object.assign(changes, { disabledReason: null, consecutiveFailures: 0 });
+    // (And closes any back-pressure window: a fresh start.)
+    if (input.enabled === true) Object.assign(changes, { disabledReason: null, consecutiveFailures: 0, backpressureUntil: null });
 
     const updated = await this.withDuplicateUrlCheck(ctx.accountId, changes.url, () =>
       this.uow.run(ctx, async (tx) => {
