@@ -329,6 +329,30 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     createdAt: at,
     updatedAt: at,
   },
+  WebhookDisabled: {
+    subscriptionId: ids.webhookId,
+    url: 'https://hooks.example.com/pop',
+    reason: 'gone',
+    disabledAt: at,
+    lastFailures: [
+      {
+        deliveryId: ids.deliveryId,
+        eventId: ids.eventId,
+        eventName: 'property.create',
+        at,
+        responseCode: 410,
+        errorClass: null,
+        errorMessage: 'non-2xx response (HTTP 410): the receiver is gone, subscription disabled',
+      },
+    ],
+  },
+  WebhookRecovered: {
+    subscriptionId: ids.webhookId,
+    url: 'https://hooks.example.com/pop',
+    darkSince: '2030-06-20T08:00:00.000Z',
+    recoveredAt: at,
+    deliveryId: ids.deliveryId,
+  },
   Event: {
     id: ids.eventId,
     eventName: 'property.create',

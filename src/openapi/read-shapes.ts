@@ -422,6 +422,30 @@ export const READ_SHAPES: Record<string, JsonSchema> = {
       errors: arrayOf(shape('One failing field.', { pointer: str, detail: str })),
     },
   ),
+  WebhookDisabled: shape('Extension: the delivery engine disabled a subscription (clientRequestId is its id).', {
+    subscriptionId: id('sub'),
+    url: uri,
+    reason: { enum: ['auto_disabled_after_repeated_delivery_failures', 'gone'] },
+    disabledAt: dateTime,
+    lastFailures: arrayOf(
+      shape('A permanently failed delivery and its last attempt, newest first (up to 5).', {
+        deliveryId: id('whd'),
+        eventId: orNull(str),
+        eventName: str,
+        at: orNull(dateTime),
+        responseCode: orNull(int),
+        errorClass: orNull(str),
+        errorMessage: orNull(str),
+      }),
+    ),
+  }),
+  WebhookRecovered: shape('Extension: a subscription the engine had disabled delivered again (clientRequestId is its id).', {
+    subscriptionId: id('sub'),
+    url: uri,
+    darkSince: dateTime,
+    recoveredAt: dateTime,
+    deliveryId: id('whd'),
+  }),
   Event: shape('An event of the feed: the envelope of spec 6.1 without notifiedAt (stamped per webhook attempt).', {
     id: id('evt'),
     eventName: str,

@@ -38,6 +38,9 @@ export const EVENT_RESULTS: Record<string, string> = {
   'legacy.validationError': 'LegacyValidationError',
   'calendarFeed.failing': 'CalendarFeed',
   'calendarFeed.recovered': 'CalendarFeed',
+  // Operational events of the delivery engine (extension, docs/webhooks.md): never sent to the subscription they are about.
+  'webhook.disabled': 'WebhookDisabled',
+  'webhook.recovered': 'WebhookRecovered',
 };
 
 const headerParam = (name: string, description: string, schema: JsonSchema, example: unknown) => ({

@@ -27,7 +27,7 @@ export class EventsRepository {
    */
   async lockUndispatched(manager: EntityManager, ids: string[]): Promise<UndispatchedEvent[]> {
     const rows = await manager.query(
-      `SELECT id, account_id, event_name, created_at::text AS created_at_exact FROM events
+      `SELECT id, account_id, event_name, client_request_id, created_at::text AS created_at_exact FROM events
         WHERE id = ANY($1::text[]) AND dispatched_at IS NULL
         ORDER BY id FOR UPDATE SKIP LOCKED`,
       [ids],
@@ -36,6 +36,7 @@ export class EventsRepository {
       id: r.id,
       accountId: r.account_id,
       eventName: r.event_name,
+      clientRequestId: r.client_request_id,
       createdAtExact: r.created_at_exact,
     }));
   }
@@ -121,6 +122,8 @@ export interface UndispatchedEvent {
   id: string;
   accountId: string;
   eventName: string;
+  /** Dispatch leaves an operational webhook event out of the subscription it is about (its clientRequestId). */
+  clientRequestId: string;
   createdAtExact: string;
 }
 

@@ -136,7 +136,8 @@ export class WebhookDeliveriesRepository {
     const rows = await this.dataSource.query(
       `SELECT d.id, d.account_id, d.subscription_id, d.event_id, d.event_name, d.test, d.test_payload, d.status,
               d.attempt_count, d.in_flight_until IS NOT NULL AS in_flight, d.created_at,
-              s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at
+              s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at,
+              s.dark_since IS NOT NULL AS dark
          FROM webhook_deliveries d
          JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = d.account_id
         WHERE d.id = ANY($1::text[])`,
@@ -167,7 +168,8 @@ export class WebhookDeliveriesRepository {
                    d.attempt_count, d.created_at
        )
        SELECT c.*, true AS in_flight,
-              s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at
+              s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at,
+              s.dark_since IS NOT NULL AS dark
          FROM claimed c
          JOIN webhook_subscriptions s ON s.id = c.subscription_id AND s.account_id = c.account_id`,
       [inputs.map((input) => input.id), inputs.map((input) => input.expectedAttemptCount), leaseMs],
@@ -225,7 +227,7 @@ export class WebhookDeliveriesRepository {
    * `disabled_by` names the attempt that disabled the subscription, so exactly one record reports it.
    * Guarded by status, attempt_count and the claim: a duplicate job of the same attempt records nothing.
    */
-  async recordCountedFailure(input: RecordAttemptInput): Promise<RecordAttemptResult> {
+  async recordCountedFailure(input: RecordAttemptInput, manager?: EntityManager): Promise<RecordAttemptResult> {
     if (input.counter !== 'increment' && input.counter !== 'gone') {
       throw new Error('recordCountedFailure takes increments and gone only (recordAttempts takes the rest)');
     }
@@ -233,7 +235,7 @@ export class WebhookDeliveriesRepository {
     const inc = `(CASE WHEN $9::timestamptz IS NOT NULL AND ws.backpressure_until > now() THEN 0 ELSE 1 END)`;
     const disables = `($10 = 'gone' OR ws.consecutive_failures + ${inc} >= ${AUTO_DISABLE_THRESHOLD})`;
     const disablingNow = `(ws.enabled AND ${disables})`;
-    const [row] = await this.dataSource.query(
+    const [row] = await (manager ?? this.dataSource).query(
       `WITH d AS (
          UPDATE webhook_deliveries
             SET attempts = attempts || $3::jsonb,
@@ -255,6 +257,7 @@ export class WebhookDeliveriesRepository {
                                        THEN CASE WHEN $10 = 'gone' THEN '${GONE_DISABLED_REASON}' ELSE '${AUTO_DISABLED_REASON}' END
                                        ELSE ws.disabled_reason END,
                 disabled_by = CASE WHEN ${disablingNow} THEN $11 ELSE ws.disabled_by END,
+                dark_since = CASE WHEN ${disablingNow} THEN now() ELSE ws.dark_since END,
                 updated_at = CASE WHEN ${disablingNow} THEN now() ELSE ws.updated_at END,
                 backpressure_until = CASE WHEN $9::timestamptz IS NOT NULL AND ${inc} = 1 THEN $9::timestamptz
                                           ELSE ws.backpressure_until END
@@ -384,6 +387,48 @@ export class WebhookDeliveriesRepository {
       [now, retentionMs, batchSize],
     );
     return result[1];
+  }
+
+  /**
+   * The subscription is delivering again: clears `dark_since` (set when the engine disabled it) and
+   * returns what it was, or undefined when it was not dark (any more: one caller wins).
+   */
+  async clearDark(
+    manager: EntityManager,
+    accountId: string,
+    subscriptionId: string,
+  ): Promise<{ url: string; darkSince: Date } | undefined> {
+    // A top-level UPDATE: the driver answers [rows, affected].
+    const [[row]]: [Array<{ url: string; dark_since: Date }>, number] = await manager.query(
+      `WITH was AS (
+         SELECT id, dark_since FROM webhook_subscriptions WHERE id = $1 AND account_id = $2 AND dark_since IS NOT NULL FOR UPDATE
+       )
+       UPDATE webhook_subscriptions s SET dark_since = NULL FROM was WHERE s.id = was.id
+       RETURNING s.url, was.dark_since`,
+      [subscriptionId, accountId],
+    );
+    return row ? { url: row.url, darkSince: row.dark_since } : undefined;
+  }
+
+  /** The subscription's latest permanently failed deliveries (non-test), newest first, with their last attempt. */
+  async lastFailures(
+    manager: EntityManager,
+    accountId: string,
+    subscriptionId: string,
+    limit: number,
+  ): Promise<Array<{ id: string; eventId: string | null; eventName: string; attempt: DeliveryAttempt | null }>> {
+    const rows = await manager.query(
+      `SELECT id, event_id, event_name, attempts -> -1 AS attempt FROM webhook_deliveries
+        WHERE account_id = $1 AND subscription_id = $2 AND status = 'failed_permanent' AND NOT test
+        ORDER BY id DESC LIMIT $3`,
+      [accountId, subscriptionId, limit],
+    );
+    return rows.map((r: Record<string, unknown>) => ({
+      id: r.id as string,
+      eventId: r.event_id as string | null,
+      eventName: r.event_name as string,
+      attempt: (r.attempt as DeliveryAttempt | null) ?? null,
+    }));
   }
 
   /** Retention: deletes one batch of deliveries created before `cutoff`; returns the count. */

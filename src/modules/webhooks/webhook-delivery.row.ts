@@ -22,6 +22,8 @@ export interface DeliveryRow {
     signingSecret: string | null;
     previousSecret: string | null;
     previousSecretExpiresAt: Date | null;
+    /** Disabled by the engine and not delivered to since (its next delivery publishes webhook.recovered). */
+    dark: boolean;
   };
 }
 
@@ -44,6 +46,7 @@ export interface DeliveryRecord {
   signing_secret: string | null;
   previous_secret: string | null;
   previous_secret_expires_at: Date | null;
+  dark: boolean;
 }
 
 export function toDeliveryRow(r: DeliveryRecord): DeliveryRow {
@@ -66,6 +69,7 @@ export function toDeliveryRow(r: DeliveryRecord): DeliveryRow {
       signingSecret: r.signing_secret,
       previousSecret: r.previous_secret,
       previousSecretExpiresAt: r.previous_secret_expires_at,
+      dark: r.dark === true,
     },
   };
 }

@@ -24,6 +24,8 @@ export class WebhookSubscriptionEntity {
   @Column({ name: 'backpressure_until', type: 'timestamptz', nullable: true }) backpressureUntil: Date | null;
   /** The attempt (`<delivery id>.<attempt>`) that disabled the subscription, if the engine did. */
   @Column({ name: 'disabled_by', type: 'text', nullable: true }) disabledBy: string | null;
+  /** Since the engine disabled it (auto-disable, 410 Gone), until a delivery succeeds again: webhook.recovered. */
+  @Column({ name: 'dark_since', type: 'timestamptz', nullable: true }) darkSince: Date | null;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }

@@ -7,6 +7,7 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookPoster } from './delivery/webhook-poster';
+import { WebhookOperationalEvents } from './delivery/webhook-operational-events.service';
 import { WebhookDispatchProcessor } from './dispatch/webhook-dispatch.processor';
 import { WebhookDispatchService } from './dispatch/webhook-dispatch.service';
 import { WebhookMaintenanceSchedule } from './maintenance/webhook-maintenance.schedule';
@@ -33,6 +34,7 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     WebhookSecretsService,
     WebhookDispatchService,
     WebhookDeliveryService,
+    WebhookOperationalEvents,
     WebhookPoster,
     WebhookSweepService,
     WebhookRetentionService,

@@ -31,6 +31,7 @@ import {
 import { Metrics } from '../../../platform/metrics/metrics';
 import { AttemptReport, isAttemptReport, WebhookPoster } from './webhook-poster';
 import { signingSecrets } from './webhook-signer.rules';
+import { WebhookOperationalEvents } from './webhook-operational-events.service';
 
 /** Concurrent attempts share their claim-and-load and record queries: up to this many rows per query, this many queries at once. */
 const QUERY_BATCH = 100;
@@ -132,6 +133,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     private readonly queue: WebhookQueue,
     private readonly metrics: Metrics,
     private readonly box: SecretBox,
+    private readonly operational: WebhookOperationalEvents,
   ) {
     const { concurrencyPerSubscription } = config.webhook;
     // Up to the limit call at once; more wait in memory while that is quick, the rest are parked in the queue.
@@ -366,7 +368,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       timings: report.timings ?? null,
       retryAfterMs: backpressureMs,
     };
-    const result = await this.record({
+    const result = await this.record(work, {
       id: work.id,
       expectedAttemptCount: work.attemptCount,
       attempt,
@@ -384,6 +386,8 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       this.logger.warn(`subscription ${work.subscriptionId} disabled (${result.disabledReason})`);
     }
     this.observe(work, attempt, attemptCount, report, state.status, result.autoDisabled);
+    // A subscription the engine had disabled delivers again: webhook.recovered (extension).
+    if (state.status === 'delivered' && !work.test && work.subscription.dark) await this.operational.recovered(work);
     if (state.status === 'pending') {
       await this.queue.enqueueDelivery(work.id, { attempt: attemptCount, delayMs: state.delayMs, subscriptionId: work.subscriptionId });
     }
@@ -420,10 +424,11 @@ export class WebhookDeliveryService implements OnModuleDestroy {
    * exact counting; the rest are batched. An attempt that was sent keeps its outcome: a failed write is
    * tried again while its claim holds, and past that the sweep records it as lost.
    */
-  private async record(input: RecordAttemptInput): Promise<RecordAttemptResult> {
+  private async record(work: DeliveryRow, input: RecordAttemptInput): Promise<RecordAttemptResult> {
     for (let retry = 0; ; retry++) {
       try {
-        if (input.counter === 'increment' || input.counter === 'gone') return await this.repository.recordCountedFailure(input);
+        // (With webhook.disabled in the same transaction when it disables the subscription.)
+        if (input.counter === 'increment' || input.counter === 'gone') return await this.operational.recordCountedFailure(work, input);
         return { recorded: await this.records.call(input), autoDisabled: false };
       } catch (error) {
         if (input.claim !== 'held' || retry >= RECORD_RETRY_DELAYS_MS.length) throw error;

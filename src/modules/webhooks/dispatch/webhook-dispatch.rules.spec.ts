@@ -40,3 +40,22 @@ describe('fanOut', () => {
     );
   });
 });
+
+describe('fanOut of operational events (extension)', () => {
+  it('never delivers webhook.disabled / webhook.recovered to the subscription they are about', () => {
+    const operational = [
+      { id: 'evt_d', accountId: 'acct_a', eventName: 'webhook.disabled', clientRequestId: 'sub_dark' },
+      { id: 'evt_r', accountId: 'acct_a', eventName: 'webhook.recovered', clientRequestId: 'sub_dark' },
+    ];
+    const candidates = ['evt_d', 'evt_r'].flatMap((eventId) => [
+      { eventId, subscriptionId: 'sub_dark', eventFilters: ['*'] },
+      { eventId, subscriptionId: 'sub_other', eventFilters: ['webhook.*'] },
+    ]);
+    expect(fanOut(operational, candidates).map((d) => `${d.eventId} ${d.subscriptionId}`)).toEqual(['evt_d sub_other', 'evt_r sub_other']);
+  });
+
+  it('delivers other events whatever their clientRequestId', () => {
+    const event = { id: 'evt_p', accountId: 'acct_a', eventName: 'property.create', clientRequestId: 'sub_x' };
+    expect(fanOut([event], [{ eventId: 'evt_p', subscriptionId: 'sub_x', eventFilters: ['*'] }])).toHaveLength(1);
+  });
+});

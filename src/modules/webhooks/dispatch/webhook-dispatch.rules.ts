@@ -8,13 +8,17 @@ export interface FanOutDelivery {
   eventName: string;
 }
 
+/** Events the webhook engine publishes about a subscription; their clientRequestId is that subscription's id. */
+export const OPERATIONAL_EVENTS: ReadonlySet<string> = new Set(['webhook.disabled', 'webhook.recovered']);
+
 /**
  * Fan-out: one delivery per (event, candidate subscription) whose eventFilters match
  * the event's name, however many of its filters match. Candidates are the enabled subscriptions of
  * the event's account that existed when it was created (chosen in SQL); those of other events are ignored.
+ * An operational event is never delivered to the subscription it is about.
  */
 export function fanOut(
-  events: ReadonlyArray<{ id: string; accountId: string; eventName: string }>,
+  events: ReadonlyArray<{ id: string; accountId: string; eventName: string; clientRequestId?: string }>,
   candidates: ReadonlyArray<{ eventId: string; subscriptionId: string; eventFilters: string[] }>,
 ): FanOutDelivery[] {
   const byId = new Map(events.map((event) => [event.id, event]));
@@ -24,6 +28,7 @@ export function fanOut(
     const event = byId.get(candidate.eventId);
     const pair = `${candidate.eventId} ${candidate.subscriptionId}`;
     if (!event || seen.has(pair) || !matchesEventFilters(candidate.eventFilters, event.eventName)) continue;
+    if (OPERATIONAL_EVENTS.has(event.eventName) && event.clientRequestId === candidate.subscriptionId) continue;
     seen.add(pair);
     deliveries.push({
       accountId: event.accountId,

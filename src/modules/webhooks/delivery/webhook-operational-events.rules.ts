@@ -1,0 +1,74 @@
+import { DeliveryAttempt } from '../webhook-delivery.entity';
+
+/** How many of the last permanently failed deliveries a webhook.disabled event shows. */
+export const LAST_FAILURES_SHOWN = 5;
+
+export interface WebhookDisabledResult {
+  subscriptionId: string;
+  url: string;
+  /** The subscription's disabledReason: auto_disabled_after_repeated_delivery_failures or gone. */
+  reason: string;
+  disabledAt: string;
+  /** Newest first: each failed delivery with its last attempt. */
+  lastFailures: Array<{
+    deliveryId: string;
+    eventId: string | null;
+    eventName: string;
+    at: string | null;
+    responseCode: number | null;
+    errorClass: string | null;
+    errorMessage: string | null;
+  }>;
+}
+
+export interface WebhookRecoveredResult {
+  subscriptionId: string;
+  url: string;
+  /** When the engine disabled it. */
+  darkSince: string;
+  recoveredAt: string;
+  /** The delivery that got through. */
+  deliveryId: string;
+}
+
+/** The `results[0]` of a webhook.disabled event. */
+export function disabledEventResult(input: {
+  subscriptionId: string;
+  url: string;
+  reason: string;
+  disabledAt: Date;
+  failures: Array<{ id: string; eventId: string | null; eventName: string; attempt: DeliveryAttempt | null }>;
+}): WebhookDisabledResult {
+  return {
+    subscriptionId: input.subscriptionId,
+    url: input.url,
+    reason: input.reason,
+    disabledAt: input.disabledAt.toISOString(),
+    lastFailures: input.failures.map((failure) => ({
+      deliveryId: failure.id,
+      eventId: failure.eventId,
+      eventName: failure.eventName,
+      at: failure.attempt?.at ?? null,
+      responseCode: failure.attempt?.responseCode ?? null,
+      errorClass: failure.attempt?.errorClass ?? null,
+      errorMessage: failure.attempt?.errorMessage ?? null,
+    })),
+  };
+}
+
+/** The `results[0]` of a webhook.recovered event. */
+export function recoveredEventResult(input: {
+  subscriptionId: string;
+  url: string;
+  darkSince: Date;
+  deliveryId: string;
+  recoveredAt?: Date;
+}): WebhookRecoveredResult {
+  return {
+    subscriptionId: input.subscriptionId,
+    url: input.url,
+    darkSince: input.darkSince.toISOString(),
+    recoveredAt: (input.recoveredAt ?? new Date()).toISOString(),
+    deliveryId: input.deliveryId,
+  };
+}
