@@ -30,7 +30,8 @@ export class WebhookOperationalEvents {
   recordCountedFailure(work: DeliveryRow, input: RecordAttemptInput): Promise<RecordAttemptResult> {
     return this.uow.run(context(work, `${input.id}.${input.expectedAttemptCount}`), async (tx) => {
       const result = await this.repository.recordCountedFailure(input, tx.manager);
-      if (result.autoDisabled) {
+      // (Not for the legacy webhook, which has no secret: the legacy contract has no such events.)
+      if (result.autoDisabled && work.subscription.signingSecret !== null) {
         const failures = await this.repository.lastFailures(tx.manager, work.accountId, work.subscriptionId, LAST_FAILURES_SHOWN);
         await this.events.publish(tx, 'webhook.disabled', [
           disabledEventResult({
@@ -51,6 +52,7 @@ export class WebhookOperationalEvents {
    * (the first caller clears the mark). A failure is logged: the next delivered delivery tries again.
    */
   async recovered(work: DeliveryRow): Promise<void> {
+    if (work.subscription.signingSecret === null) return; // the legacy webhook (see recordCountedFailure)
     try {
       await this.uow.run(context(work, work.id), async (tx) => {
         const was = await this.repository.clearDark(tx.manager, work.accountId, work.subscriptionId);
