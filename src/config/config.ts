@@ -47,6 +47,8 @@ export interface AppConfig {
     sweepIntervalMs: number;
     /** How often the worker deletes events and deliveries past the 90-day retention; 0 = never. */
     retentionIntervalMs: number;
+    /** Deliveries a webhook replay starts per second at most (per replay), so live traffic keeps its latency. */
+    replayRatePerSecond: number;
   };
   /** Keys that seal secrets at rest (webhook signing secrets), the first sealing new values (src/config/keyring.ts). */
   secretsKeyring: Keyring;
@@ -214,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       WEBHOOK_DELIVERY_CONCURRENCY: positiveInt({ default: 100 }),
       WEBHOOK_SWEEP_INTERVAL_MS: nonNegativeInt({ default: 2000 }),
       WEBHOOK_RETENTION_INTERVAL_MS: nonNegativeInt({ default: 3_600_000 }),
+      WEBHOOK_REPLAY_RATE_PER_SECOND: positiveInt({ default: 50 }),
       DOWNLOAD_TIMEOUT_MS: positiveInt({ default: 10000 }),
       DOWNLOAD_MAX_BYTES: positiveInt({ default: 10485760 }),
       REMINDER_SWEEP_INTERVAL_MS: nonNegativeInt({ default: 5000 }),
@@ -305,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       deliveryConcurrency: e.WEBHOOK_DELIVERY_CONCURRENCY,
       sweepIntervalMs: e.WEBHOOK_SWEEP_INTERVAL_MS,
       retentionIntervalMs: e.WEBHOOK_RETENTION_INTERVAL_MS,
+      replayRatePerSecond: e.WEBHOOK_REPLAY_RATE_PER_SECOND,
     },
     secretsKeyring,
     download: { timeoutMs: e.DOWNLOAD_TIMEOUT_MS, maxBytes: e.DOWNLOAD_MAX_BYTES },

@@ -15,6 +15,7 @@ const ids = {
   webhookId: 'sub_01JDZK8D6E7F8G9H0J1K2M3N4P',
   calendarFeedId: 'cal_01JDZKAF9G0H1J2K3M4N5P6Q7R',
   deliveryId: 'whd_01JDZK8W7X8Y9Z0A1B2C3D4E5F',
+  replayId: 'rpl_01JDZKA1B2C3D4E5F6G7H8J9K0',
   eventId: 'evt_01JDZK9E8F9G0H1J2K3M4N5P6Q',
   taskGroupId: 'tgrp_01JDZK5V4W5X6Y7Z8A9B0C1D2E',
   taskId: 'task_01JDZK5W5X6Y7Z8A9B0C1D2E3F',
@@ -353,6 +354,24 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     recoveredAt: at,
     deliveryId: ids.deliveryId,
   },
+  RetriedDelivery: { deliveryId: ids.deliveryId, status: 'pending', attempt: 3 },
+  WebhookReplay: {
+    id: ids.replayId,
+    webhookId: ids.webhookId,
+    status: 'running',
+    since: '2030-06-19T00:00:00.000Z',
+    until: at,
+    eventFilters: ['property.*', 'jobRequest.*'],
+    onlyFailed: true,
+    total: 1200,
+    done: 350,
+    failed: 2,
+    delivered: 340,
+    skipped: 14,
+    createdAt: at,
+    finishedAt: null,
+  },
+  ReplayDryRun: { dryRun: true, total: 1200 },
   Event: {
     id: ids.eventId,
     eventName: 'property.create',
@@ -380,3 +399,5 @@ SHAPE_EXAMPLES.CompletedJobRequest = {
   status: 7,
   tasks: [{ taskId: ids.taskId, checklistId: ids.checklistId, label: 'Empty the dishwasher', sourceTaskId: 'kit-1', completed: true }],
 };
+
+SHAPE_EXAMPLES.WebhookReplayStarted = SHAPE_EXAMPLES.WebhookReplay;

@@ -334,6 +334,28 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     problems: [404],
     example: { params: { ...webhook, deliveryId: E.deliveryId } },
   },
+  'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry': {
+    summary: 'Retry one delivery now (extension)',
+    description:
+      'A finished delivery starts a new round of attempts (same webhook-id, the next webhook-retry-count, a fresh retry budget); a pending one waiting for its retry goes now. 409 while an attempt is in flight or the subscription is disabled.',
+    response: ok('RetriedDelivery', 'Queued.'),
+    problems: [404, 409],
+    example: { params: { ...webhook, deliveryId: E.deliveryId } },
+  },
+  'POST /v1/webhooks/{webhookId}/replay': {
+    summary: 'Replay a window of the event log to a subscription (extension)',
+    description:
+      "Replays the events created in [since, until) (default until: now; since within the 90-day retention) that match eventFilters (default: the subscription's), in event order, at a bounded rate, by a worker job. Deliveries carry their original webhook-id and a new attempt number. onlyFailed: only events whose delivery ended failed_permanent or never happened. dryRun: the count only. One running replay per subscription (409 with existingId).",
+    response: ok('WebhookReplayStarted', 'Started (or, with dryRun, counted).'),
+    problems: [404, 409],
+    example: { params: webhook, body: { since: new Date(Date.now() - 3_600_000).toISOString(), onlyFailed: true } },
+  },
+  'GET /v1/webhooks/{webhookId}/replays/{replayId}': {
+    summary: "A replay's progress (extension)",
+    response: ok('WebhookReplay', 'The replay.'),
+    problems: [404],
+    example: { params: { ...webhook, replayId: E.replayId } },
+  },
   'POST /v1/webhooks/{webhookId}/rotateSecret': {
     summary: "Rotate a subscription's signing secret",
     description: 'For 24 hours deliveries carry both signatures (new first); then only the new one.',

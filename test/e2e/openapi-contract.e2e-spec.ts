@@ -28,6 +28,7 @@ const FIRST = [
   'PUT /legacy/webhook',
   'POST /v1/properties/{propertyId}/calendarFeeds',
   'POST /v1/webhooks/{webhookId}/test',
+  'POST /v1/webhooks/{webhookId}/replay',
 ];
 const LAST = [
   'POST /v1/webhooks/{webhookId}/rotateSecret',
@@ -54,6 +55,7 @@ const CREATES: Record<string, [keyof typeof EXAMPLE, string]> = {
   'POST /legacy/batch': ['legacyBatchId', 'batchId'],
   'POST /v1/properties/{propertyId}/calendarFeeds': ['calendarFeedId', 'id'],
   'POST /v1/webhooks/{webhookId}/test': ['deliveryId', 'deliveryId'],
+  'POST /v1/webhooks/{webhookId}/replay': ['replayId', 'id'],
 };
 
 interface Op {

@@ -112,6 +112,48 @@ export class EventsRepository {
     );
     return rows.map(toEvent);
   }
+
+  /**
+   * Webhook replay: the account's events created in [since, until), in feed order after `after`
+   * (served by events_feed_idx; only transactions every reader sees, like the feed). Names and
+   * positions only: the deliveries load the events themselves.
+   */
+  async windowAfter(
+    accountId: string,
+    window: { since: Date; until: Date },
+    after: EventPosition | undefined,
+    take: number,
+  ): Promise<WindowEvent[]> {
+    const rows = await this.dataSource.query(
+      `SELECT id, event_name, client_request_id, tx_id::text AS tx_id FROM events
+        WHERE account_id = $1 AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+          AND created_at >= $2 AND created_at < $3
+          AND ($5::xid8 IS NULL OR (tx_id, id) > ($5::xid8, $6))
+        ORDER BY tx_id, id
+        LIMIT $4`,
+      [accountId, window.since, window.until, take, after?.txId ?? null, after?.id ?? null],
+    );
+    return rows.map((r: Record<string, string>) => ({
+      id: r.id,
+      eventName: r.event_name,
+      clientRequestId: r.client_request_id,
+      position: { txId: r.tx_id, id: r.id },
+    }));
+  }
+}
+
+/** A place in the feed order. */
+export interface EventPosition {
+  txId: string;
+  id: string;
+}
+
+/** An event of a replay window: enough to choose and create its delivery. */
+export interface WindowEvent {
+  id: string;
+  eventName: string;
+  clientRequestId: string;
+  position: EventPosition;
 }
 
 /**

@@ -6,7 +6,7 @@ import { InvalidCursorError } from '../../platform/pagination/cursor';
 import { Page, toPage } from '../../platform/pagination/page';
 import { EventEntity } from './event.entity';
 import { EventResponse, toEventResponse } from './event.response';
-import { EventsRepository, UndispatchedEvent } from './events.repository';
+import { EventPosition, EventsRepository, UndispatchedEvent, WindowEvent } from './events.repository';
 
 export type CommittedEventsListener = (events: EventEntity[]) => Promise<void> | void;
 
@@ -74,6 +74,16 @@ export class EventsService {
 
   oldestUndispatchedAgeSeconds(): Promise<number> {
     return this.repository.oldestUndispatchedAgeSeconds();
+  }
+
+  /** Webhook replay: a batch of the account's events created in the window, in feed order after `after`. */
+  windowAfter(
+    accountId: string,
+    window: { since: Date; until: Date },
+    after: EventPosition | undefined,
+    take: number,
+  ): Promise<WindowEvent[]> {
+    return this.repository.windowAfter(accountId, window, after, take);
   }
 
   deleteBatchCreatedBefore(cutoff: Date, batchSize: number): Promise<number> {

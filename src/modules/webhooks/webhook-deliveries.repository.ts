@@ -57,7 +57,8 @@ export class WebhookDeliveriesRepository {
    * from EventsService.lockUndispatched with their exact created_at text, compared here in SQL at
    * microsecond precision (JS dates would round). Event filters are matched by the caller.
    * The legacy webhook takes events created before `legacySunsetAt`, and after it only the final
-   * legacy.validationError of batches failed by the retirement (docs/legacy.md).
+   * legacy.validationError of batches failed by the retirement (docs/legacy.md); never the operational
+   * webhook.* events (an extension the legacy contract does not have).
    */
   async candidateSubscriptions(
     manager: EntityManager,
@@ -69,7 +70,8 @@ export class WebhookDeliveriesRepository {
       `SELECT e.event_id, s.id AS subscription_id, s.event_filters
          FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[]) AS e(event_id, account_id, created_at, event_name)
          JOIN webhook_subscriptions s ON s.account_id = e.account_id AND s.enabled AND s.created_at <= e.created_at
-          AND (s.kind = 'platform' OR e.created_at < $5 OR e.event_name = 'legacy.validationError')`,
+          AND (s.kind = 'platform' OR e.created_at < $5 OR e.event_name = 'legacy.validationError')
+          AND (s.kind = 'platform' OR e.event_name NOT IN ('webhook.disabled', 'webhook.recovered'))`,
       [
         events.map((e) => e.id),
         events.map((e) => e.accountId),
@@ -135,7 +137,7 @@ export class WebhookDeliveriesRepository {
   async loadDeliveries(ids: string[]): Promise<Array<DeliveryRow | undefined>> {
     const rows = await this.dataSource.query(
       `SELECT d.id, d.account_id, d.subscription_id, d.event_id, d.event_name, d.test, d.test_payload, d.status,
-              d.attempt_count, d.in_flight_until IS NOT NULL AS in_flight, d.created_at,
+              d.attempt_count, d.retry_base, d.in_flight_until IS NOT NULL AS in_flight, d.created_at,
               s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at,
               s.dark_since IS NOT NULL AS dark
          FROM webhook_deliveries d
@@ -165,7 +167,7 @@ export class WebhookDeliveriesRepository {
            FROM unnest($1::text[], $2::int[]) AS i(id, expected)
           WHERE d.id = i.id AND d.status = 'pending' AND d.attempt_count = i.expected AND d.in_flight_until IS NULL
          RETURNING d.id, d.account_id, d.subscription_id, d.event_id, d.event_name, d.test, d.test_payload, d.status,
-                   d.attempt_count, d.created_at
+                   d.attempt_count, d.retry_base, d.created_at
        )
        SELECT c.*, true AS in_flight,
               s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at,
@@ -429,6 +431,23 @@ export class WebhookDeliveriesRepository {
       eventName: r.event_name as string,
       attempt: (r.attempt as DeliveryAttempt | null) ?? null,
     }));
+  }
+
+  /**
+   * Opens a delivery for an attempt now (POST …/retry): a finished one starts a new round of attempts
+   * (same webhook-id, the next attempt number, a fresh retry budget), a pending one not in flight is
+   * made due now. Guarded by the state the caller saw; false when it changed in between.
+   */
+  async reopenNow(row: { accountId: string; id: string; status: DeliveryStatus; attemptCount: number }): Promise<boolean> {
+    const [, affected]: [unknown[], number] = await this.dataSource.query(
+      `UPDATE webhook_deliveries
+          SET next_retry_at = now(), status = 'pending',
+              retry_base = CASE WHEN status = 'pending' THEN retry_base ELSE attempt_count END,
+              replay_id = CASE WHEN status = 'pending' THEN replay_id END
+        WHERE account_id = $1 AND id = $2 AND status = $3 AND attempt_count = $4 AND in_flight_until IS NULL`,
+      [row.accountId, row.id, row.status, row.attemptCount],
+    );
+    return affected > 0;
   }
 
   /** Retention: deletes one batch of deliveries created before `cutoff`; returns the count. */

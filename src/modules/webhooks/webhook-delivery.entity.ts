@@ -50,6 +50,10 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'in_flight_since', type: 'timestamptz', nullable: true }) inFlightSince: Date | null;
   @Column({ name: 'in_flight_until', type: 'timestamptz', nullable: true }) inFlightUntil: Date | null;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
+  /** attempt_count when the current round of attempts began: a retry or replay opens a new one (same webhook-id). */
+  @Column({ name: 'retry_base', type: 'integer', default: 0 }) retryBase: number;
+  /** The replay that opened the current round, if one did. */
+  @Column({ name: 'replay_id', type: 'text', nullable: true }) replayId: string | null;
   /** When the oldest response snippet still kept turns 7 days old (retention drops it then); null when none is kept. */
   @Column({ name: 'snippets_expire_at', type: 'timestamptz', nullable: true }) snippetsExpireAt: Date | null;
 }

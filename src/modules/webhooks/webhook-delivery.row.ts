@@ -11,6 +11,8 @@ export interface DeliveryRow {
   testPayload: Record<string, unknown> | null;
   status: DeliveryStatus;
   attemptCount: number;
+  /** attempt_count when the current round of attempts began (0; a retry or replay opens a new round). */
+  retryBase: number;
   /** An attempt of this delivery is claimed (being sent, or its worker died and the claim has not run out). */
   inFlight: boolean;
   createdAt: Date;
@@ -38,6 +40,7 @@ export interface DeliveryRecord {
   test_payload: Record<string, unknown> | null;
   status: DeliveryStatus;
   attempt_count: number;
+  retry_base: number;
   in_flight: boolean;
   created_at: Date;
   url: string;
@@ -60,6 +63,7 @@ export function toDeliveryRow(r: DeliveryRecord): DeliveryRow {
     testPayload: r.test_payload,
     status: r.status,
     attemptCount: r.attempt_count,
+    retryBase: r.retry_base ?? 0,
     inFlight: r.in_flight,
     createdAt: r.created_at,
     subscription: {

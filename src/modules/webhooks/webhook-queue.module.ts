@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { queueProvider } from '../../platform/queue/queue.provider';
 import { EventsModule } from '../events/events.module';
-import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_DISPATCH_QUEUE, WebhookQueue } from './webhook-queue.service';
+import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_DISPATCH_QUEUE, WEBHOOK_REPLAY_QUEUE, WebhookQueue } from './webhook-queue.service';
 
 /**
  * The webhook queues the API adds jobs to (producer side only, no processors), imported by the API
@@ -9,7 +9,7 @@ import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_DISPATCH_QUEUE, WebhookQueue } from './
  * The sweep and retention use no queue: they run on the worker's in-process scheduler
  * (src/platform/scheduling).
  */
-const queues = [queueProvider(WEBHOOK_DISPATCH_QUEUE), queueProvider(WEBHOOK_DELIVERY_QUEUE)];
+const queues = [queueProvider(WEBHOOK_DISPATCH_QUEUE), queueProvider(WEBHOOK_DELIVERY_QUEUE), queueProvider(WEBHOOK_REPLAY_QUEUE)];
 
 @Module({
   imports: [EventsModule],

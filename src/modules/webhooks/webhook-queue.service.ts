@@ -6,6 +6,12 @@ import { EventsService } from '../events/events.service';
 
 export const WEBHOOK_DISPATCH_QUEUE = 'webhook-dispatch';
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
+export const WEBHOOK_REPLAY_QUEUE = 'webhook-replay';
+
+/** Job data of the replay queue: one replay (the job id is the replay id). */
+export interface ReplayJobData {
+  replayId: string;
+}
 
 /** Job data of the dispatch queue: one event (the job id is the event id). */
 export interface DispatchJobData {
@@ -37,6 +43,8 @@ export interface DeliveryEnqueueOptions {
 const REMOVE_FINISHED = { removeOnComplete: true, removeOnFail: true } as const;
 const DISPATCH_JOB_OPTIONS = { ...REMOVE_FINISHED, attempts: 3, backoff: { type: 'exponential', delay: 1000 } } as const;
 const DELIVERY_JOB_OPTIONS = { ...REMOVE_FINISHED, attempts: 1 } as const;
+/** A replay job that throws (database briefly down) is tried again; the sweep re-enqueues one whose job was lost. */
+const REPLAY_JOB_OPTIONS = { ...REMOVE_FINISHED, attempts: 5, backoff: { type: 'exponential', delay: 1000 } } as const;
 /** Shutdown waits this long for the queues to close (never for a Redis that is down). */
 const CLOSE_WITHIN_MS = 2_000;
 
@@ -53,6 +61,7 @@ export class WebhookQueue implements OnModuleInit, BeforeApplicationShutdown {
   constructor(
     @InjectQueue(WEBHOOK_DISPATCH_QUEUE) private readonly dispatchQueue: Queue<DispatchJobData>,
     @InjectQueue(WEBHOOK_DELIVERY_QUEUE) private readonly deliveryQueue: Queue<DeliveryJobData>,
+    @InjectQueue(WEBHOOK_REPLAY_QUEUE) private readonly replayQueue: Queue<ReplayJobData>,
     private readonly events: EventsService,
   ) {}
 
@@ -63,7 +72,11 @@ export class WebhookQueue implements OnModuleInit, BeforeApplicationShutdown {
 
   /** After the workers and the scheduler stopped adding jobs; never waits on a Redis that is down. */
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all([closeWithin(this.dispatchQueue, CLOSE_WITHIN_MS), closeWithin(this.deliveryQueue, CLOSE_WITHIN_MS)]);
+    await Promise.all([
+      closeWithin(this.dispatchQueue, CLOSE_WITHIN_MS),
+      closeWithin(this.deliveryQueue, CLOSE_WITHIN_MS),
+      closeWithin(this.replayQueue, CLOSE_WITHIN_MS),
+    ]);
   }
 
   /** Never throws: a lost enqueue is caught up by the sweep (undispatched events). */
@@ -97,6 +110,32 @@ export class WebhookQueue implements OnModuleInit, BeforeApplicationShutdown {
       );
     } catch (error) {
       this.logger.warn(`enqueueing ${items.length} delivery attempt(s) failed (the sweep will retry): ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * An attempt to run now (POST …/retry): added, or, when its job already waits delayed (a pending
+   * delivery's scheduled retry), promoted. Never throws: the sweep catches up a lost one.
+   */
+  async enqueueDeliveryNow(deliveryId: string, attempt: number, subscriptionId: string): Promise<void> {
+    try {
+      const existing = await this.deliveryQueue.getJob(deliveryJobId(deliveryId, attempt));
+      if (existing && (await existing.isDelayed())) await existing.promote();
+      else if (!existing) await this.enqueueDelivery(deliveryId, { attempt, subscriptionId });
+    } catch (error) {
+      this.logger.warn(`enqueueing attempt ${attempt} of ${deliveryId} now failed (the sweep will retry): ${(error as Error).message}`);
+    }
+  }
+
+  /** Never throws: the sweep re-enqueues a running replay whose job was lost. */
+  async enqueueReplays(replayIds: string[]): Promise<void> {
+    if (replayIds.length === 0) return;
+    try {
+      await this.replayQueue.addBulk(
+        replayIds.map((replayId) => ({ name: 'replay', data: { replayId }, opts: { jobId: replayId, ...REPLAY_JOB_OPTIONS } })),
+      );
+    } catch (error) {
+      this.logger.warn(`enqueueing ${replayIds.length} replay(s) failed (the sweep will retry): ${(error as Error).message}`);
     }
   }
 }

@@ -16,6 +16,10 @@ import { WebhookRetentionService } from './maintenance/webhook-retention.service
 import { WebhookSweepService } from './maintenance/webhook-sweep.service';
 import { WebhookSecretsService } from './maintenance/webhook-secrets.service';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookReplaysRepository } from './webhook-replays.repository';
+import { WebhookReplaySelector } from './replay/webhook-replay-selector';
+import { WebhookReplayRunner } from './replay/webhook-replay-runner.service';
+import { WebhookReplayProcessor } from './replay/webhook-replay.processor';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 
@@ -41,6 +45,10 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     WebhookDispatchProcessor,
     WebhookDeliveryProcessor,
     WebhookMaintenanceSchedule,
+    WebhookReplaysRepository,
+    WebhookReplaySelector,
+    WebhookReplayRunner,
+    WebhookReplayProcessor,
   ],
 })
 export class WebhooksWorkerModule {}

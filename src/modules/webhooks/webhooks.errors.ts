@@ -61,3 +61,42 @@ export class WebhookDisabledError extends InvalidStateError {
     super(`Webhook subscription ${id} is disabled; enable it (PATCH with enabled true) before sending a test delivery`);
   }
 }
+
+/** The engine sends nothing to a disabled subscription: a retry or replay is refused up front (extension). */
+export class WebhookDisabledForDeliveryError extends InvalidStateError {
+  constructor(id: string, what: 'retry' | 'replay') {
+    super(`Webhook subscription ${id} is disabled; enable it (PATCH with enabled true) before a ${what}`);
+  }
+}
+
+/** POST …/retry of a delivery whose attempt is being sent right now (or that changed under the request). */
+export class DeliveryInFlightError extends ConflictError {
+  constructor(deliveryId: string) {
+    super(`Webhook delivery ${deliveryId} has an attempt in flight; look at the delivery log and try again once it is recorded`);
+  }
+}
+
+/** One running replay per subscription (extension): existingId names it. */
+export class ReplayRunningError extends ConflictError {
+  constructor(existingId: string | undefined) {
+    super(
+      existingId
+        ? `A replay of this subscription is running (${existingId}); wait for it to finish`
+        : 'A replay of this subscription is running; wait for it to finish',
+      existingId ? { existingId } : {},
+    );
+  }
+}
+
+export class WebhookReplayNotFoundError extends NotFoundError {
+  constructor(id: string) {
+    super('Webhook replay', id);
+  }
+}
+
+/** A replay window the event log cannot serve. */
+export class ReplayWindowError extends ValidationError {
+  constructor(pointer: '#/since' | '#/until', detail: string) {
+    super(detail, [{ pointer, detail }]);
+  }
+}

@@ -9,12 +9,25 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
 import { WebhookSubscriptionsService } from './subscriptions/webhook-subscriptions.service';
 import { WebhooksController } from './subscriptions/webhooks.controller';
 import { LegacyWebhookService } from './subscriptions/legacy-webhook.service';
+import { EventsModule } from '../events/events.module';
+import { WebhookReplaysController } from './replay/webhook-replays.controller';
+import { WebhookReplaysService } from './replay/webhook-replays.service';
+import { WebhookReplaysRepository } from './webhook-replays.repository';
+import { WebhookReplaySelector } from './replay/webhook-replay-selector';
 
-/** The API side of webhooks: subscriptions, test deliveries, the delivery log. The worker side is WebhooksWorkerModule. */
+/** The API side of webhooks: subscriptions, test deliveries, the delivery log, retries and replays. The worker side is WebhooksWorkerModule. */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookSubscriptionEntity, WebhookDeliveryEntity]), NetModule, WebhookQueueModule],
-  controllers: [WebhooksController],
-  providers: [WebhookSubscriptionsService, WebhookSubscriptionsRepository, WebhookDeliveriesRepository, LegacyWebhookService],
+  imports: [TypeOrmModule.forFeature([WebhookSubscriptionEntity, WebhookDeliveryEntity]), NetModule, WebhookQueueModule, EventsModule],
+  controllers: [WebhooksController, WebhookReplaysController],
+  providers: [
+    WebhookSubscriptionsService,
+    WebhookSubscriptionsRepository,
+    WebhookDeliveriesRepository,
+    WebhookReplaysService,
+    WebhookReplaysRepository,
+    WebhookReplaySelector,
+    LegacyWebhookService,
+  ],
   // The legacy module's webhook routes (PUT/GET/DELETE /legacy/webhook, its deliveries).
   exports: [LegacyWebhookService],
 })

@@ -19,6 +19,7 @@ export const ID_PREFIX = {
   comment: 'cmt',
   subscription: 'sub',
   delivery: 'whd',
+  replay: 'rpl',
   event: 'evt',
   request: 'req',
   legacyBatch: 'lbat',

@@ -21,7 +21,7 @@ export function startQueueWorker<T>(
   config: AppConfig,
   queueName: string,
   process: Processor<T>,
-  options: { concurrency: number; lockDuration?: number },
+  options: { concurrency: number; lockDuration?: number; stalledInterval?: number },
   logger: Logger,
   metrics?: Metrics,
 ): Worker<T> {

@@ -339,11 +339,13 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   /** Records the attempt (and the failure counter) and schedules the retry, if any. */
   private async finish(work: DeliveryRow, { report, at, durationMs, claim, uncounted = false }: AttemptRecord): Promise<AttemptResult> {
     const attemptCount = work.attemptCount + 1;
+    // The retry budget counts from the current round (a retried or replayed delivery starts a new one).
+    const attemptsInRound = attemptCount - work.retryBase;
     const now = new Date();
     const retryAfterMs = report.retryAfter ? parseRetryAfter(report.retryAfter, now) : null;
     const state = nextDeliveryState({
       outcome: report.outcome,
-      attemptCount,
+      attemptCount: attemptsInRound,
       maxRetries: work.subscription.maxRetries,
       retryBaseMs: this.config.webhook.retryBaseMs,
       now,
@@ -356,7 +358,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
         ? null
         : state.status === 'pending'
           ? state.delayMs
-          : clampRetryAfter(retryAfterMs, retryDelayMs(this.config.webhook.retryBaseMs, attemptCount));
+          : clampRetryAfter(retryAfterMs, retryDelayMs(this.config.webhook.retryBaseMs, attemptsInRound));
     const attempt: DeliveryAttempt = {
       at: at.toISOString(),
       responseCode: report.responseCode,

@@ -6,12 +6,16 @@ import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { WebhookDispatchService } from '../dispatch/webhook-dispatch.service';
 import { WebhookQueue } from '../webhook-queue.service';
 import { WebhookDeliveryService } from '../delivery/webhook-delivery.service';
+import { WebhookReplaysRepository } from '../webhook-replays.repository';
 
 /** Events younger than this are left to the fast path (it normally dispatches within milliseconds). */
 export const DISPATCH_GRACE_MS = 2_000;
 const EVENT_BATCH = 500;
 const MAX_EVENT_BATCHES_PER_RUN = 20;
 const OVERDUE_BATCH = 1_000;
+/** A running replay not advanced this long has lost its job (Redis lost it, or it failed for good): enqueued again. */
+const REPLAY_IDLE_MS = 30_000;
+const REPLAY_BATCH = 100;
 
 export interface SweepResult {
   events: number;
@@ -37,6 +41,7 @@ export class WebhookSweepService {
     private readonly deliveries: WebhookDeliveryService,
     private readonly repository: WebhookDeliveriesRepository,
     private readonly queue: WebhookQueue,
+    private readonly replays: WebhookReplaysRepository,
   ) {}
 
   /** `scope` limits the sweep to some accounts (tests that share a database; support tooling). */
@@ -61,6 +66,10 @@ export class WebhookSweepService {
     await this.queue.enqueueDeliveries(
       overdue.map((row) => ({ deliveryId: row.id, attempt: row.attemptCount, subscriptionId: row.subscriptionId })),
     );
+
+    // A replay whose job is gone; re-adding one whose job still exists does nothing (job id = replay id).
+    const stalledReplays = await this.replays.stalled(REPLAY_IDLE_MS, REPLAY_BATCH, accountIds);
+    await this.queue.enqueueReplays(stalledReplays);
 
     if (events > 0 || lostAttempts > 0 || overdue.length > 0) {
       this.logger.log(

@@ -15,6 +15,13 @@ export interface WebhookDeliveryResponse {
   attempts: Array<Required<DeliveryAttempt>>;
 }
 
+/** POST …/deliveries/{deliveryId}/retry: the attempt queued (its webhook-retry-count). */
+export interface RetriedDeliveryResponse {
+  deliveryId: string;
+  status: 'pending';
+  attempt: number;
+}
+
 export function toWebhookDeliveryResponse(row: WebhookDeliveryEntity): WebhookDeliveryResponse {
   return {
     id: row.id,

@@ -6,7 +6,7 @@ import { OutboundUrlPolicy } from '../../../platform/net/outbound-url-policy';
 import { UrlPolicyError } from '../../../platform/net/url-policy.rules';
 import { Page, toPage, unpaginated } from '../../../platform/pagination/page';
 import { SecretBox } from '../../../platform/secrets/secret-box';
-import { toWebhookDeliveryResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
+import { RetriedDeliveryResponse, toWebhookDeliveryResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
 import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { WebhookQueue } from '../webhook-queue.service';
 import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
@@ -29,6 +29,8 @@ import {
   DuplicateWebhookUrlError,
   UnknownDeliveryCursorError,
   WebhookDeliveryNotFoundError,
+  WebhookDisabledForDeliveryError,
+  DeliveryInFlightError,
   WebhookDisabledError,
   WebhookNotFoundError,
   WebhookUrlError,
@@ -177,6 +179,23 @@ export class WebhookSubscriptionsService {
     const row = isIdOf('delivery', deliveryId) ? await this.repository.findDelivery(accountId, id, deliveryId) : null;
     if (!row) throw new WebhookDeliveryNotFoundError(deliveryId);
     return toWebhookDeliveryResponse(row);
+  }
+
+  /**
+   * POST …/deliveries/{deliveryId}/retry (extension): the delivery's next attempt goes now. A finished
+   * delivery starts a new round (same webhook-id, the next attempt number, a fresh retry budget); a
+   * pending one waiting for its retry is brought forward. Refused while an attempt is in flight (409)
+   * and for a disabled subscription (409, like a test delivery).
+   */
+  async retryDelivery(accountId: string, id: string, deliveryId: string): Promise<RetriedDeliveryResponse> {
+    const subscription = await this.repository.find(accountId, id);
+    if (!subscription) throw new WebhookNotFoundError(id);
+    const row = isIdOf('delivery', deliveryId) ? await this.repository.findDelivery(accountId, id, deliveryId) : null;
+    if (!row) throw new WebhookDeliveryNotFoundError(deliveryId);
+    if (!subscription.enabled) throw new WebhookDisabledForDeliveryError(id, 'retry');
+    if (row.inFlightUntil !== null || !(await this.deliveryRows.reopenNow(row))) throw new DeliveryInFlightError(deliveryId);
+    await this.queue.enqueueDeliveryNow(deliveryId, row.attemptCount, id);
+    return { deliveryId, status: 'pending', attempt: row.attemptCount };
   }
 
   private async mustExist(accountId: string, id: string): Promise<void> {

@@ -3,6 +3,7 @@ import { RequestContext } from '../../../platform/context/request-context';
 import { Ctx } from '../../../platform/http/request-context';
 import { ListQueryDto } from '../../../platform/pagination/list-query.dto';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { RetryDeliveryDto } from './dto/retry-delivery.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';
 import { TestWebhookDto } from './dto/test-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
@@ -48,6 +49,17 @@ export class WebhooksController {
   @Get(':webhookId/deliveries/:deliveryId')
   delivery(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Param('deliveryId') deliveryId: string) {
     return this.subscriptions.delivery(ctx.accountId, webhookId, deliveryId);
+  }
+
+  @Post(':webhookId/deliveries/:deliveryId/retry')
+  @HttpCode(202)
+  retry(
+    @Ctx() ctx: RequestContext,
+    @Param('webhookId') webhookId: string,
+    @Param('deliveryId') deliveryId: string,
+    @Body() _body: RetryDeliveryDto,
+  ) {
+    return this.subscriptions.retryDelivery(ctx.accountId, webhookId, deliveryId);
   }
 
   @Post(':webhookId/rotateSecret')

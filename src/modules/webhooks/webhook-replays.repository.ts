@@ -1,0 +1,203 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { DeliveryStatus } from './webhook-delivery.entity';
+import { ReplayStatus, WebhookReplayEntity } from './webhook-replay.entity';
+
+/** Where a replay is in the event feed: the last event it processed. */
+export interface ReplayCursor {
+  txId: string;
+  id: string;
+}
+
+/** The unique index allowing one running replay per subscription. */
+export const RUNNING_REPLAY_CONSTRAINT = 'webhook_replays_running_uq';
+
+/**
+ * Replays (issue 13): their progress rows, and the writes a replay makes to webhook_deliveries (opening
+ * deliveries of a batch in the transaction that advances its cursor). Every query is scoped by account.
+ */
+@Injectable()
+export class WebhookReplaysRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(row: Omit<WebhookReplayEntity, 'createdAt' | 'updatedAt' | 'finishedAt' | 'cursorTxId' | 'cursorId'>): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO webhook_replays (id, account_id, subscription_id, status, since, until, event_filters, only_failed, total, done, skipped)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        row.id,
+        row.accountId,
+        row.subscriptionId,
+        row.status,
+        row.since,
+        row.until,
+        row.eventFilters,
+        row.onlyFailed,
+        row.total,
+        row.done,
+        row.skipped,
+      ],
+    );
+  }
+
+  async find(
+    accountId: string,
+    subscriptionId: string,
+    id: string,
+    manager?: EntityManager,
+    lock = false,
+  ): Promise<WebhookReplayEntity | null> {
+    const [row] = await (manager ?? this.dataSource).query(
+      `SELECT * FROM webhook_replays WHERE account_id = $1 AND subscription_id = $2 AND id = $3 ${lock ? 'FOR UPDATE' : ''}`,
+      [accountId, subscriptionId, id],
+    );
+    return row ? toReplay(row) : null;
+  }
+
+  /** By id alone (the worker's job carries the id; the row says whose it is). */
+  async findById(id: string): Promise<WebhookReplayEntity | null> {
+    const [row] = await this.dataSource.query(`SELECT * FROM webhook_replays WHERE id = $1`, [id]);
+    return row ? toReplay(row) : null;
+  }
+
+  /** The subscription's running replay, if any. */
+  async runningOf(accountId: string, subscriptionId: string): Promise<string | undefined> {
+    const [row] = await this.dataSource.query(
+      `SELECT id FROM webhook_replays WHERE account_id = $1 AND subscription_id = $2 AND status = 'running'`,
+      [accountId, subscriptionId],
+    );
+    return row?.id;
+  }
+
+  /** Running replays not advanced for `idleMs` (their job was lost): the sweep enqueues them again. */
+  async stalled(idleMs: number, limit: number, accountIds?: string[]): Promise<string[]> {
+    const rows = await this.dataSource.query(
+      `SELECT id FROM webhook_replays
+        WHERE status = 'running' AND updated_at < now() - make_interval(secs => $1::float8 / 1000)
+          AND ($3::text[] IS NULL OR account_id = ANY($3::text[]))
+        ORDER BY updated_at LIMIT $2`,
+      [idleMs, limit, accountIds ?? null],
+    );
+    return rows.map((r: { id: string }) => r.id);
+  }
+
+  /** Moves the cursor past a batch and counts it, in the batch's transaction. */
+  async advance(manager: EntityManager, id: string, cursor: ReplayCursor, emitted: number, skipped: number): Promise<void> {
+    await manager.query(
+      `UPDATE webhook_replays SET cursor_tx_id = $2::xid8, cursor_id = $3, done = done + $4, skipped = skipped + $5, updated_at = now()
+        WHERE id = $1`,
+      [id, cursor.txId, cursor.id, emitted, skipped],
+    );
+  }
+
+  /** Ends a running replay. */
+  async finish(id: string, status: Exclude<ReplayStatus, 'running'>): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE webhook_replays SET status = $2, finished_at = now(), updated_at = now() WHERE id = $1 AND status = 'running'`,
+      [id, status],
+    );
+  }
+
+  /** Deliveries the replay opened whose first attempt of this round was never made nor claimed, in event order. */
+  async unsent(accountId: string, replayId: string): Promise<Array<{ id: string; attemptCount: number }>> {
+    const rows = await this.dataSource.query(
+      `SELECT id, attempt_count FROM webhook_deliveries
+        WHERE replay_id = $1 AND status = 'pending' AND account_id = $2 AND attempt_count = retry_base AND in_flight_until IS NULL
+        ORDER BY event_id`,
+      [replayId, accountId],
+    );
+    return rows.map((r: { id: string; attempt_count: number }) => ({ id: r.id, attemptCount: r.attempt_count }));
+  }
+
+  /** Marks a running replay alive (a batch with nothing to emit still advances; the sweep leaves live replays alone). */
+  async touch(id: string): Promise<void> {
+    await this.dataSource.query(`UPDATE webhook_replays SET updated_at = now() WHERE id = $1 AND status = 'running'`, [id]);
+  }
+
+  /** The status of this subscription's delivery of each event that has one. */
+  async statusesOfEvents(
+    manager: EntityManager,
+    accountId: string,
+    subscriptionId: string,
+    eventIds: string[],
+  ): Promise<Map<string, DeliveryStatus>> {
+    if (eventIds.length === 0) return new Map();
+    const rows: Array<{ event_id: string; status: DeliveryStatus }> = await manager.query(
+      `SELECT event_id, status FROM webhook_deliveries
+        WHERE event_id = ANY($1::text[]) AND subscription_id = $2 AND account_id = $3`,
+      [eventIds, subscriptionId, accountId],
+    );
+    return new Map(rows.map((r) => [r.event_id, r.status]));
+  }
+
+  /**
+   * A replay's batch: for each event, a new pending delivery, or its finished delivery opened again for a
+   * new round (same id, so the same webhook-id; retry budget from here), due at `dueAt`. A delivery
+   * still pending is left alone (it is on its way). Returns the deliveries opened, in the order given.
+   */
+  async openForReplay(
+    manager: EntityManager,
+    replayId: string,
+    rows: Array<{ id: string; accountId: string; subscriptionId: string; eventId: string; eventName: string; dueAt: Date }>,
+  ): Promise<Array<{ id: string; eventId: string; attemptCount: number }>> {
+    if (rows.length === 0) return [];
+    const opened: Array<{ id: string; event_id: string; attempt_count: number }> = await manager.query(
+      `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, status, next_retry_at, replay_id)
+       SELECT id, account_id, subscription_id, event_id, event_name, false, 'pending', due_at, $7
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+              AS x(id, account_id, subscription_id, event_id, event_name, due_at)
+       ON CONFLICT (event_id, subscription_id) WHERE event_id IS NOT NULL DO UPDATE
+          SET status = 'pending', next_retry_at = EXCLUDED.next_retry_at, retry_base = webhook_deliveries.attempt_count,
+              replay_id = EXCLUDED.replay_id
+        WHERE webhook_deliveries.status <> 'pending'
+       RETURNING id, event_id, attempt_count`,
+      [
+        rows.map((r) => r.id),
+        rows.map((r) => r.accountId),
+        rows.map((r) => r.subscriptionId),
+        rows.map((r) => r.eventId),
+        rows.map((r) => r.eventName),
+        rows.map((r) => r.dueAt),
+        replayId,
+      ],
+    );
+    const byEvent = new Map(opened.map((r) => [r.event_id, r]));
+    return rows.flatMap((r) => {
+      const row = byEvent.get(r.eventId);
+      return row ? [{ id: row.id, eventId: r.eventId, attemptCount: row.attempt_count }] : [];
+    });
+  }
+
+  /** How many deliveries a replay opened have ended each way so far. */
+  async replayOutcomes(accountId: string, replayId: string): Promise<{ delivered: number; failed: number }> {
+    const [row] = await this.dataSource.query(
+      `SELECT count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
+              count(*) FILTER (WHERE status = 'failed_permanent')::int AS failed
+         FROM webhook_deliveries WHERE replay_id = $1 AND account_id = $2`,
+      [replayId, accountId],
+    );
+    return { delivered: row.delivered, failed: row.failed };
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a driver row
+function toReplay(r: Record<string, any>): WebhookReplayEntity {
+  return Object.assign(new WebhookReplayEntity(), {
+    id: r.id,
+    accountId: r.account_id,
+    subscriptionId: r.subscription_id,
+    status: r.status,
+    since: r.since,
+    until: r.until,
+    eventFilters: r.event_filters,
+    onlyFailed: r.only_failed,
+    total: r.total,
+    done: r.done,
+    skipped: r.skipped,
+    cursorTxId: r.cursor_tx_id,
+    cursorId: r.cursor_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    finishedAt: r.finished_at,
+  });
+}

@@ -1,0 +1,207 @@
+import { DataSource } from 'typeorm';
+import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { dropRedisPrefix } from '../support/test-env';
+import { waitUntil } from '../support/wait';
+import { ReceivedRequest, startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { deliveriesOf, publishEvent, subscribe, waitForFinalDeliveries } from '../support/webhooks';
+import { startWorker, TestWorker } from '../support/worker';
+
+/**
+ * Replay and single-delivery retry (issue 13, an extension of the spec): a window replayed after a
+ * receiver outage reaches it once per event, in event order, at the bounded rate, with the original
+ * webhook-id and a new attempt number; one running replay per subscription; dryRun counts only.
+ * The resume after a worker kill is in webhooks-replay-resume.e2e-spec.ts.
+ */
+const RATE = 10;
+const ENV = {
+  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-replay`,
+  WEBHOOK_RETRY_BASE_MS: '100',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_SWEEP_INTERVAL_MS: '0',
+  WEBHOOK_RETENTION_INTERVAL_MS: '0',
+  WEBHOOK_REPLAY_RATE_PER_SECOND: String(RATE),
+};
+
+describe('webhook replay and retry', () => {
+  let t: TestApp;
+  let db: DataSource;
+  let worker: TestWorker;
+  const receivers: WebhookReceiver[] = [];
+
+  async function receiver(): Promise<WebhookReceiver> {
+    const r = await startReceiver();
+    receivers.push(r);
+    return r;
+  }
+
+  /** A fresh account whose one subscription (no retries) saw `count` events fail during an outage. */
+  async function afterOutage(count: number, eventName = 'property.create') {
+    const account: TestAccount = await createAccount(t);
+    const api: ApiClient = clientFor(t, account);
+    const r = await receiver();
+    // 429 with Retry-After: counted towards auto-disable once per window, so the subscription stays enabled.
+    r.respondWith(() => ({ status: 429, headers: { 'retry-after': '600' } }));
+    const sub = await subscribe(api, `${r.url}/outage`, ['property.*'], 0);
+    const since = new Date(Date.now() - 1000).toISOString();
+    const events = [];
+    for (let i = 0; i < count; i++) events.push(await publishEvent(t, account.accountId, eventName));
+    const failed = await waitForFinalDeliveries(api, sub.id, count);
+    expect(failed.every((row) => row.status === 'failed_permanent')).toBe(true);
+    r.respondWith(() => ({ status: 204 }));
+    return { account, api, r, sub, since, events, failed, outageRequests: r.requests.length };
+  }
+
+  function waitForReplay(api: ApiClient, subId: string, replayId: string, status = 'completed', timeoutMs = 20_000) {
+    return waitUntil(
+      async () => {
+        const res = await api.get(`/v1/webhooks/${subId}/replays/${replayId}`).expect(200);
+        return res.body.status === status ? res.body : undefined;
+      },
+      timeoutMs,
+      `replay ${replayId} ${status}`,
+    );
+  }
+
+  const replayed = (r: WebhookReceiver, from: number): ReceivedRequest[] => r.requests.slice(from);
+
+  beforeAll(async () => {
+    t = await startApp(ENV);
+    db = t.app.get(DataSource);
+    worker = await startWorker(ENV);
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await t?.close();
+    await Promise.all(receivers.map((r) => r.close()));
+    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
+  });
+
+  it('replays the missed events once each, in event order, with the original webhook-id and a new attempt number', async () => {
+    const { api, r, sub, since, events, failed, outageRequests } = await afterOutage(8);
+    const dry = await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since, onlyFailed: true, dryRun: true }).expect(202);
+    expect(dry.body).toEqual({ dryRun: true, total: 8 });
+    expect(r.requests).toHaveLength(outageRequests);
+
+    const started = await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since, onlyFailed: true }).expect(202);
+    expect(started.body).toMatchObject({
+      id: expect.stringMatching(/^rpl_/),
+      webhookId: sub.id,
+      status: 'running',
+      total: 8,
+      onlyFailed: true,
+    });
+    const done = await waitForReplay(api, sub.id, started.body.id);
+    expect(done).toMatchObject({ status: 'completed', total: 8, done: 8, skipped: 0, finishedAt: expect.any(String) });
+    await waitUntil(async () => (await deliveriesOf(api, sub.id)).every((row) => row.status === 'delivered'), 10_000, 'all delivered');
+    expect((await api.get(`/v1/webhooks/${sub.id}/replays/${started.body.id}`).expect(200)).body).toMatchObject({
+      delivered: 8,
+      failed: 0,
+    });
+
+    const got = replayed(r, outageRequests);
+    expect(got).toHaveLength(8);
+    // In event order, each event once, with the webhook-id of its original delivery.
+    const byEvent = new Map(failed.map((row) => [row.eventId, row.id]));
+    const createdAt = got.map((q) => JSON.parse(q.rawBody).createdAt);
+    expect(createdAt).toEqual(events.map((event) => event.createdAt.toISOString()));
+    expect(got.map((q) => q.headers['webhook-id'])).toEqual(events.map((event) => byEvent.get(event.id)));
+    expect(got.map((q) => q.headers['webhook-retry-count'])).toEqual(Array(8).fill('1'));
+
+    // The log shows the new round on the same delivery.
+    const [row] = await deliveriesOf(api, sub.id);
+    expect(row).toMatchObject({ status: 'delivered', attemptCount: 2 });
+    expect(row.attempts.map((a: { responseCode: number }) => a.responseCode)).toEqual([429, 204]);
+
+    // Nothing failed any more: a second onlyFailed replay has nothing to do.
+    const again = await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since, onlyFailed: true }).expect(202);
+    expect(again.body.total).toBe(0);
+    expect(await waitForReplay(api, sub.id, again.body.id)).toMatchObject({ done: 0 });
+    expect(r.requests).toHaveLength(outageRequests + 8);
+  });
+
+  it('keeps to the rate bound (WEBHOOK_REPLAY_RATE_PER_SECOND)', async () => {
+    const { api, r, sub, since, outageRequests } = await afterOutage(12);
+    const started = await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since }).expect(202);
+    await waitForReplay(api, sub.id, started.body.id);
+    const got = replayed(r, outageRequests);
+    expect(got).toHaveLength(12);
+    // Sent one at a time, each at least 1/RATE s after the previous one started: a lower bound only.
+    const span = got[got.length - 1].receivedAt.getTime() - got[0].receivedAt.getTime();
+    expect(span).toBeGreaterThanOrEqual(((got.length - 2) * 1000) / RATE);
+  });
+
+  it('allows one running replay per subscription (409 with existingId); eventFilters narrow it; a window must make sense', async () => {
+    const { api, sub, since } = await afterOutage(15);
+    const first = await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since }).expect(202);
+    const second = await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since }).expect(409);
+    expect(second.body).toMatchObject({ code: 'conflict', existingId: first.body.id });
+    await waitForReplay(api, sub.id, first.body.id);
+
+    const none = await api
+      .post(`/v1/webhooks/${sub.id}/replay`)
+      .send({ since, eventFilters: ['booking.*'], dryRun: true })
+      .expect(202);
+    expect(none.body).toEqual({ dryRun: true, total: 0 });
+    const all = await api
+      .post(`/v1/webhooks/${sub.id}/replay`)
+      .send({ since, eventFilters: ['*'], dryRun: true })
+      .expect(202);
+    expect(all.body).toEqual({ dryRun: true, total: 15 });
+
+    await api
+      .post(`/v1/webhooks/${sub.id}/replay`)
+      .send({ since: new Date(Date.now() + 60_000).toISOString() })
+      .expect(400);
+    const old = new Date(Date.now() - 91 * 24 * 3600 * 1000).toISOString();
+    await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since: old }).expect(400);
+    await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since, extra: 1 }).expect(400);
+    await api.post(`/v1/webhooks/${sub.id}/replay`).send({}).expect(400);
+    await clientFor(t, await createAccount(t))
+      .post(`/v1/webhooks/${sub.id}/replay`)
+      .send({ since })
+      .expect(404);
+    await api.get(`/v1/webhooks/${sub.id}/replays/rpl_00000000000000000000000000`).expect(404);
+    await clientFor(t, await createAccount(t))
+      .get(`/v1/webhooks/${sub.id}/replays/${first.body.id}`)
+      .expect(404);
+  });
+
+  it('retries one delivery at once: same webhook-id, next attempt number; 409 in flight or disabled; 404 elsewhere', async () => {
+    const { api, r, sub, failed, outageRequests } = await afterOutage(1);
+    const [row] = failed;
+    const res = await api.post(`/v1/webhooks/${sub.id}/deliveries/${row.id}/retry`).expect(202);
+    expect(res.body).toEqual({ deliveryId: row.id, status: 'pending', attempt: 1 });
+    const [again] = await r.waitFor(outageRequests + 1);
+    expect(r.requests[outageRequests].headers['webhook-id']).toBe(row.id);
+    expect(r.requests[outageRequests].headers['webhook-retry-count']).toBe('1');
+    expect(again).toBeDefined();
+    const [after] = await waitForFinalDeliveries(api, sub.id, 1);
+    expect(after).toMatchObject({ status: 'delivered', attemptCount: 2 });
+
+    // A delivered one can be sent again too (a new round).
+    await api.post(`/v1/webhooks/${sub.id}/deliveries/${row.id}/retry`).expect(202);
+    await waitUntil(
+      async () => (await api.get(`/v1/webhooks/${sub.id}/deliveries/${row.id}`).expect(200)).body.attemptCount === 3,
+      10_000,
+      'the third attempt recorded',
+    );
+    expect(r.requests[outageRequests + 1].headers['webhook-retry-count']).toBe('2');
+
+    await db.query(`UPDATE webhook_deliveries SET in_flight_until = now() + interval '1 minute' WHERE id = $1`, [row.id]);
+    const inFlight = await api.post(`/v1/webhooks/${sub.id}/deliveries/${row.id}/retry`).expect(409);
+    expect(inFlight.body.code).toBe('conflict');
+    await db.query(`UPDATE webhook_deliveries SET in_flight_until = NULL WHERE id = $1`, [row.id]);
+
+    await api.patch(`/v1/webhooks/${sub.id}`).send({ enabled: false }).expect(200);
+    await api.post(`/v1/webhooks/${sub.id}/deliveries/${row.id}/retry`).expect(409);
+    await api
+      .post(`/v1/webhooks/${sub.id}/replay`)
+      .send({ since: new Date(Date.now() - 60_000).toISOString() })
+      .expect(409);
+    await api.post(`/v1/webhooks/${sub.id}/deliveries/whd_00000000000000000000000000/retry`).expect(404);
+    await api.post(`/v1/webhooks/${sub.id}/deliveries/${row.id}/retry`).send({ x: 1 }).expect(400);
+    await clientFor(t, await createAccount(t))
+      .post(`/v1/webhooks/${sub.id}/deliveries/${row.id}/retry`)
+      .expect(404);
+  });
+});
