@@ -1,12 +1,10 @@
 import { DataSource } from 'typeorm';
 import { RETRY_AFTER_MAX_MS } from '../../src/modules/webhooks/delivery/webhook-backoff.rules';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
-import { dropRedisPrefix } from '../support/test-env';
+import { ApiClient, TestAccount, TestApp } from '../support/app';
 import { waitUntil } from '../support/wait';
-import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { deliveriesOf, publishEvent, subscribe, subscriptionOf, waitForFinalDeliveries } from '../support/webhooks';
 import { subscriptionRow } from '../support/webhooks-api';
-import { startWorker, TestWorker } from '../support/worker';
+import { useWebhookEngine } from '../support/webhook-engine';
 
 /**
  * Receivers that say slow down or that they are gone (issue 13, an extension of the spec): Retry-After
@@ -24,32 +22,14 @@ const ENV = {
 describe('webhook back-pressure and gone receivers', () => {
   let t: TestApp;
   let db: DataSource;
-  let worker: TestWorker;
   let account: TestAccount;
   let api: ApiClient;
-  const receivers: WebhookReceiver[] = [];
   let names = 0;
   const uniqueEvent = () => `backpressure.e${++names}`;
 
-  async function receiver(): Promise<WebhookReceiver> {
-    const r = await startReceiver();
-    receivers.push(r);
-    return r;
-  }
-
-  beforeAll(async () => {
-    t = await startApp(ENV);
-    db = t.app.get(DataSource);
-    worker = await startWorker(ENV);
-    account = await createAccount(t);
-    api = clientFor(t, account);
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await t?.close();
-    await Promise.all(receivers.map((r) => r.close()));
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
-  });
+  const engine = useWebhookEngine(ENV);
+  const receiver = engine.receiver;
+  beforeAll(() => ({ t, db, account, api } = engine.started()));
 
   it('waits as long as a 429 Retry-After asks before the next attempt', async () => {
     const r = await receiver();

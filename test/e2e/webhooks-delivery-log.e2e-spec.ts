@@ -1,11 +1,11 @@
 import { DataSource } from 'typeorm';
 import { SNIPPET_RETENTION_MS } from '../../src/modules/webhooks/delivery/webhook-delivery.rules';
 import { WebhookDeliveriesRepository } from '../../src/modules/webhooks/webhook-deliveries.repository';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
-import { dropRedisPrefix } from '../support/test-env';
-import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { ApiClient, clientFor, createAccount, TestAccount, TestApp } from '../support/app';
+import { startReceiver } from '../support/webhook-receiver';
 import { publishEvent, subscribe, waitForFinalDeliveries } from '../support/webhooks';
-import { startWorker, TestWorker } from '../support/worker';
+import { TestWorker } from '../support/worker';
+import { useWebhookEngine } from '../support/webhook-engine';
 
 /**
  * The delivery log that explains (issue 13, an extension of the spec): every attempt's status, resolved
@@ -26,13 +26,6 @@ describe('webhook delivery log', () => {
   let worker: TestWorker;
   let account: TestAccount;
   let api: ApiClient;
-  const receivers: WebhookReceiver[] = [];
-
-  async function receiver(): Promise<WebhookReceiver> {
-    const r = await startReceiver();
-    receivers.push(r);
-    return r;
-  }
 
   /** An event name only one subscription of this file listens to. */
   let names = 0;
@@ -59,19 +52,9 @@ describe('webhook delivery log', () => {
     return row;
   }
 
-  beforeAll(async () => {
-    t = await startApp(ENV);
-    db = t.app.get(DataSource);
-    worker = await startWorker(ENV);
-    account = await createAccount(t);
-    api = clientFor(t, account);
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await t?.close();
-    await Promise.all(receivers.map((r) => r.close()));
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
-  });
+  const engine = useWebhookEngine(ENV);
+  const receiver = engine.receiver;
+  beforeAll(() => ({ t, db, worker, account, api } = engine.started()));
 
   it('records status, resolved address and timings of each attempt; GET …/deliveries/{id} shows the same row', async () => {
     const r = await receiver();

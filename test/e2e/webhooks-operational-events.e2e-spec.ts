@@ -1,9 +1,8 @@
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { ApiClient, clientFor, createAccount, TestAccount, TestApp } from '../support/app';
 import { feedEvents } from '../support/events';
-import { dropRedisPrefix } from '../support/test-env';
-import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { publishEvent, subscribe, subscriptionOf, waitForFinalDeliveries } from '../support/webhooks';
-import { startWorker, TestWorker } from '../support/worker';
+import { useWebhookEngine } from '../support/webhook-engine';
 
 /**
  * Operational events (issue 13, an extension of the spec): webhook.disabled (reason, last failures) and
@@ -20,14 +19,9 @@ const ENV = {
 
 describe('webhook operational events', () => {
   let t: TestApp;
-  let worker: TestWorker;
-  const receivers: WebhookReceiver[] = [];
-
-  async function receiver(): Promise<WebhookReceiver> {
-    const r = await startReceiver();
-    receivers.push(r);
-    return r;
-  }
+  const engine = useWebhookEngine(ENV);
+  const receiver = engine.receiver;
+  beforeAll(() => ({ t } = engine.started()));
 
   /** A fresh account with a failing subscription to everything and a watcher subscribed to webhook.* only. */
   async function setup(): Promise<{ account: TestAccount; api: ApiClient; dark: WebhookReceiver; watcher: WebhookReceiver }> {
@@ -35,17 +29,6 @@ describe('webhook operational events', () => {
     const api = clientFor(t, account);
     return { account, api, dark: await receiver(), watcher: await receiver() };
   }
-
-  beforeAll(async () => {
-    t = await startApp(ENV);
-    worker = await startWorker(ENV);
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await t?.close();
-    await Promise.all(receivers.map((r) => r.close()));
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
-  });
 
   it('410 Gone: webhook.disabled in the feed and to the other subscriptions; re-enabled and delivering: webhook.recovered', async () => {
     const { account, api, dark, watcher } = await setup();

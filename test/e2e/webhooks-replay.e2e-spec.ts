@@ -1,10 +1,9 @@
 import { DataSource } from 'typeorm';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
-import { dropRedisPrefix } from '../support/test-env';
+import { ApiClient, clientFor, createAccount, TestAccount, TestApp } from '../support/app';
 import { waitUntil } from '../support/wait';
-import { ReceivedRequest, startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
 import { deliveriesOf, publishEvent, subscribe, waitForFinalDeliveries } from '../support/webhooks';
-import { startWorker, TestWorker } from '../support/worker';
+import { useWebhookEngine } from '../support/webhook-engine';
 
 /**
  * Replay and single-delivery retry (issue 13, an extension of the spec): a window replayed after a
@@ -25,14 +24,9 @@ const ENV = {
 describe('webhook replay and retry', () => {
   let t: TestApp;
   let db: DataSource;
-  let worker: TestWorker;
-  const receivers: WebhookReceiver[] = [];
-
-  async function receiver(): Promise<WebhookReceiver> {
-    const r = await startReceiver();
-    receivers.push(r);
-    return r;
-  }
+  const engine = useWebhookEngine(ENV);
+  const receiver = engine.receiver;
+  beforeAll(() => ({ t, db } = engine.started()));
 
   /** A fresh account whose one subscription (no retries) saw `count` events fail during an outage. */
   async function afterOutage(count: number, eventName = 'property.create') {
@@ -63,18 +57,6 @@ describe('webhook replay and retry', () => {
   }
 
   const replayed = (r: WebhookReceiver, from: number): ReceivedRequest[] => r.requests.slice(from);
-
-  beforeAll(async () => {
-    t = await startApp(ENV);
-    db = t.app.get(DataSource);
-    worker = await startWorker(ENV);
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await t?.close();
-    await Promise.all(receivers.map((r) => r.close()));
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
-  });
 
   it('replays the missed events once each, in event order, with the original webhook-id and a new attempt number', async () => {
     const { api, r, sub, since, events, failed, outageRequests } = await afterOutage(8);
