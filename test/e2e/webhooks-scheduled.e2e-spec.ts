@@ -73,12 +73,9 @@ describe('webhook periodic tasks', () => {
     const redis = new Redis(t.config.redisUrl);
     try {
       const queues = new Set((await redis.keys(`${env.REDIS_PREFIX}:*`)).map((key) => key.split(':')[1]));
-      // Queues of jobs only (the reminders' delayed due jobs and the legacy batches' and the calendar syncs included), no schedule.
-      expect(
-        [...queues].filter(
-          (queue) => !['webhook-dispatch', 'webhook-delivery', 'reminder-due', 'legacy-batch', 'calendar-sync'].includes(queue),
-        ),
-      ).toEqual([]);
+      // Queues of jobs only (the reminders' delayed due jobs, the legacy batches', the calendar syncs' and the webhook replays'), no schedule.
+      const jobQueues = ['webhook-dispatch', 'webhook-delivery', 'webhook-replay', 'reminder-due', 'legacy-batch', 'calendar-sync'];
+      expect([...queues].filter((queue) => !jobQueues.includes(queue))).toEqual([]);
     } finally {
       await redis.quit();
     }
