@@ -150,6 +150,26 @@ describe('calendar feed failures, 304 and racing workers', () => {
     }
   });
 
+  it('a calendar that does not answer within CALENDAR_TIMEOUT_MS fails the sync', async () => {
+    const impatient = await startWorker({
+      REDIS_PREFIX: `${PREFIX}-impatient`,
+      CALENDAR_TIMEOUT_MS: '300',
+      WEBHOOK_SWEEP_INTERVAL_MS: '0',
+    });
+    const { api, feed, path: at } = await setup({ body: icsFixture('airbnb.ics') });
+    const release = calendars.hold(at);
+    try {
+      expect(await sync(feed.id, impatient)).toEqual({
+        kind: 'failed',
+        error: 'The calendar could not be downloaded: the URL did not answer within 0.3 s',
+      });
+      expect(await feedOf(api, feed.id)).toMatchObject({ status: 'failing', bookingsImported: 0 });
+    } finally {
+      release();
+      await impatient.close();
+    }
+  });
+
   it('bad events inside a valid calendar are skipped and counted, the rest imported', async () => {
     const { api, propertyId, feed } = await setup({ body: icsFixture('bad-events.ics') });
     expect(await sync(feed.id)).toMatchObject({ kind: 'synced', counts: { created: 1 } });
