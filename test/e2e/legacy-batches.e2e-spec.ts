@@ -39,6 +39,7 @@ describe('legacy batches and the legacy webhook', () => {
     receiver = await startReceiver();
   }, 60_000);
   afterEach(async () => {
+    await redis.start();
     await worker?.close();
     worker = undefined;
   });
@@ -358,4 +359,21 @@ describe('legacy batches and the legacy webhook', () => {
     expect(left.map((row) => row.id)).toEqual([ids[1], ids[2]]);
     expect(await db.query(`SELECT 1 FROM legacy_batch_records WHERE batch_id = $1`, [ids[0]])).toEqual([]);
   }, 60_000);
+
+  it('acknowledges and processes a batch while Redis is down (the sweep takes what the queue lost)', async () => {
+    worker = await startWorker(env);
+    const a = await createLegacyAccount(t);
+    await redis.stop();
+    const records = [0, 1, 2].map((i) => ({
+      clientRequestId: `no-redis-${i}`,
+      entity: 'property',
+      action: 'create',
+      data: validProperty({ sourceId: `no-redis-${i}` }),
+    }));
+    const ack = await a.legacy.post('/legacy/batch').send({ records }).expect(202);
+    const batch = await finished(a.legacy, ack.body.batchId);
+    expect(batch.records.map((r: { status: string }) => r.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    const created = await db.query(`SELECT 1 FROM properties WHERE account_id = $1 AND source_id LIKE 'no-redis-%'`, [a.account.accountId]);
+    expect(created).toHaveLength(3);
+  }, 90_000);
 });
