@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CalendarParseError, parseCalendar } from './calendar-parse.rules';
+import { CalendarParseError, parseCalendar, UID_MAX_LENGTH } from './calendar-parse.rules';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../../../test/fixtures/ical', name), 'utf8');
 const paris = { timeZone: 'Europe/Paris', checkInTime: '16:00', checkOutTime: '11:00' };
@@ -77,6 +77,30 @@ describe('parseCalendar', () => {
     const { stays, skipped } = parseCalendar(text, paris);
     expect(stays.map((s) => s.uid)).toEqual(['a']);
     expect(skipped).toEqual([{ uid: 'a', reason: 'another event of the calendar has the same UID' }]);
+  });
+
+  it('drops NUL characters (PostgreSQL text cannot hold them, so one such event would fail every sync of the feed)', () => {
+    const event = (uid: string, summary: string) => [
+      'BEGIN:VEVENT',
+      `UID:${uid}`,
+      `SUMMARY:${summary}`,
+      'DTSTART;VALUE=DATE:20300201',
+      'DTEND;VALUE=DATE:20300203',
+      'END:VEVENT',
+    ];
+    const text = ['BEGIN:VCALENDAR', 'VERSION:2.0', ...event('n\u0000ul@pms.example', 'Res\u0000erved'), 'END:VCALENDAR'].join('\r\n');
+    const { stays, skipped } = parseCalendar(text, paris);
+    expect(skipped).toEqual([]);
+    expect(stays.map((s) => [s.uid, s.summary])).toEqual([['nul@pms.example', 'Reserved']]);
+  });
+
+  it('skips an event whose UID is too long to be kept (an index entry holds about 2.7 kB), and reads the rest', () => {
+    const event = (uid: string) => ['BEGIN:VEVENT', `UID:${uid}`, 'DTSTART;VALUE=DATE:20300201', 'DTEND;VALUE=DATE:20300203', 'END:VEVENT'];
+    const long = 'x'.repeat(UID_MAX_LENGTH + 1);
+    const text = ['BEGIN:VCALENDAR', 'VERSION:2.0', ...event(long), ...event('x'.repeat(UID_MAX_LENGTH)), 'END:VCALENDAR'].join('\r\n');
+    const { stays, skipped } = parseCalendar(text, paris);
+    expect(stays.map((s) => s.uid.length)).toEqual([UID_MAX_LENGTH]);
+    expect(skipped).toEqual([{ uid: null, reason: `the event's UID is longer than ${UID_MAX_LENGTH} characters` }]);
   });
 
   it('refuses a body that is not a calendar, naming what came instead', () => {

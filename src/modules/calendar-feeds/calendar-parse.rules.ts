@@ -30,6 +30,12 @@ export interface StaySettings {
   checkOutTime: string;
 }
 
+/**
+ * Longest UID kept: the entries' primary key (feed, UID) is a btree index, whose entries hold about
+ * 2.7 kB; a longer UID would fail the insert and with it every sync of the feed.
+ */
+export const UID_MAX_LENGTH = 500;
+
 /** The whole calendar is unusable; the message tells a host what to check. */
 export class CalendarParseError extends Error {
   override name = 'CalendarParseError';
@@ -42,7 +48,8 @@ export class CalendarParseError extends Error {
  * stays: they count as no longer listed.
  */
 export function parseCalendar(text: string, settings: StaySettings): ParsedCalendar {
-  const body = text.replace(/^\uFEFF/, '');
+  // PostgreSQL text cannot hold U+0000: one NUL in a UID or summary would fail every sync of the feed.
+  const body = text.replace(/^\uFEFF/, '').replaceAll('\u0000', '');
   if (!/^\s*BEGIN:VCALENDAR/i.test(body)) {
     throw new CalendarParseError(
       `the link did not return an iCalendar file (the response starts with "${preview(body)}"); use the listing's iCal export link`,
@@ -68,6 +75,10 @@ export function parseCalendar(text: string, settings: StaySettings): ParsedCalen
     try {
       if (!uid) {
         skip('the event has no UID');
+        continue;
+      }
+      if (uid.length > UID_MAX_LENGTH) {
+        skipped.push({ uid: null, reason: `the event's UID is longer than ${UID_MAX_LENGTH} characters` });
         continue;
       }
       if (component.hasProperty('recurrence-id')) {
