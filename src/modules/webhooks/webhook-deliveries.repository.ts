@@ -392,48 +392,6 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * The subscription is delivering again: clears `dark_since` (set when the engine disabled it) and
-   * returns what it was, or undefined when it was not dark (any more: one caller wins).
-   */
-  async clearDark(
-    manager: EntityManager,
-    accountId: string,
-    subscriptionId: string,
-  ): Promise<{ url: string; darkSince: Date } | undefined> {
-    // A top-level UPDATE: the driver answers [rows, affected].
-    const [[row]]: [Array<{ url: string; dark_since: Date }>, number] = await manager.query(
-      `WITH was AS (
-         SELECT id, dark_since FROM webhook_subscriptions WHERE id = $1 AND account_id = $2 AND dark_since IS NOT NULL FOR UPDATE
-       )
-       UPDATE webhook_subscriptions s SET dark_since = NULL FROM was WHERE s.id = was.id
-       RETURNING s.url, was.dark_since`,
-      [subscriptionId, accountId],
-    );
-    return row ? { url: row.url, darkSince: row.dark_since } : undefined;
-  }
-
-  /** The subscription's latest permanently failed deliveries (non-test), newest first, with their last attempt. */
-  async lastFailures(
-    manager: EntityManager,
-    accountId: string,
-    subscriptionId: string,
-    limit: number,
-  ): Promise<Array<{ id: string; eventId: string | null; eventName: string; attempt: DeliveryAttempt | null }>> {
-    const rows = await manager.query(
-      `SELECT id, event_id, event_name, attempts -> -1 AS attempt FROM webhook_deliveries
-        WHERE account_id = $1 AND subscription_id = $2 AND status = 'failed_permanent' AND NOT test
-        ORDER BY id DESC LIMIT $3`,
-      [accountId, subscriptionId, limit],
-    );
-    return rows.map((r: Record<string, unknown>) => ({
-      id: r.id as string,
-      eventId: r.event_id as string | null,
-      eventName: r.event_name as string,
-      attempt: (r.attempt as DeliveryAttempt | null) ?? null,
-    }));
-  }
-
-  /**
    * Opens a delivery for an attempt now (POST …/retry): a finished one starts a new round of attempts
    * (same webhook-id, the next attempt number, a fresh retry budget), a pending one not in flight is
    * made due now. Guarded by the state the caller saw; false when it changed in between.

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, LessThan, Repository } from 'typeorm';
-import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { DeliveryAttempt, WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 
 /** The columns PATCH may change, plus what enabling resets. */
@@ -18,8 +18,8 @@ export interface SubscriptionChanges {
 export const URL_UNIQUE_CONSTRAINT = 'webhook_subscriptions_account_id_url_key';
 
 /**
- * Subscription and delivery-log queries of the subscriptions API, every one scoped by account, and
- * the worker's upkeep of stored secrets. Writes to webhook_deliveries (test deliveries too) live in
+ * Subscription and delivery-log queries of the subscriptions API, every one scoped by account, the
+ * worker's upkeep of stored secrets, and the operational events' reads (dark mark, last failures). Writes to webhook_deliveries (test deliveries too) live in
  * WebhookDeliveriesRepository. Secrets are stored sealed (SecretBox); this file never sees them open.
  */
 @Injectable()
@@ -121,6 +121,50 @@ export class WebhookSubscriptionsRepository {
       order: { id: 'DESC' },
       take,
     });
+  }
+
+  // Operational events (worker): see delivery/webhook-operational-events.service.ts.
+
+  /**
+   * The subscription is delivering again: clears `dark_since` (set when the engine disabled it) and
+   * returns what it was, or undefined when it was not dark (any more: one caller wins).
+   */
+  async clearDark(
+    manager: EntityManager,
+    accountId: string,
+    subscriptionId: string,
+  ): Promise<{ url: string; darkSince: Date } | undefined> {
+    // A top-level UPDATE: the driver answers [rows, affected].
+    const [[row]]: [Array<{ url: string; dark_since: Date }>, number] = await manager.query(
+      `WITH was AS (
+         SELECT id, dark_since FROM webhook_subscriptions WHERE id = $1 AND account_id = $2 AND dark_since IS NOT NULL FOR UPDATE
+       )
+       UPDATE webhook_subscriptions s SET dark_since = NULL FROM was WHERE s.id = was.id
+       RETURNING s.url, was.dark_since`,
+      [subscriptionId, accountId],
+    );
+    return row ? { url: row.url, darkSince: row.dark_since } : undefined;
+  }
+
+  /** The subscription's latest permanently failed deliveries (non-test), newest first, with their last attempt. */
+  async lastFailures(
+    manager: EntityManager,
+    accountId: string,
+    subscriptionId: string,
+    limit: number,
+  ): Promise<Array<{ id: string; eventId: string | null; eventName: string; attempt: DeliveryAttempt | null }>> {
+    const rows = await manager.query(
+      `SELECT id, event_id, event_name, attempts -> -1 AS attempt FROM webhook_deliveries
+        WHERE account_id = $1 AND subscription_id = $2 AND status = 'failed_permanent' AND NOT test
+        ORDER BY id DESC LIMIT $3`,
+      [accountId, subscriptionId, limit],
+    );
+    return rows.map((r: Record<string, unknown>) => ({
+      id: r.id as string,
+      eventId: r.event_id as string | null,
+      eventName: r.event_name as string,
+      attempt: (r.attempt as DeliveryAttempt | null) ?? null,
+    }));
   }
 
   /** Drops replaced secrets whose 24-hour overlap has ended (they sign nothing any more); returns how many. */

@@ -3,6 +3,7 @@ import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { EventsService } from '../../events/events.service';
 import { RecordAttemptInput, RecordAttemptResult, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { DeliveryRow } from '../webhook-delivery.row';
+import { WebhookSubscriptionsRepository } from '../webhook-subscriptions.repository';
 import { disabledEventResult, LAST_FAILURES_SHOWN, recoveredEventResult } from './webhook-operational-events.rules';
 
 /**
@@ -19,6 +20,7 @@ export class WebhookOperationalEvents {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly repository: WebhookDeliveriesRepository,
+    private readonly subscriptions: WebhookSubscriptionsRepository,
     private readonly events: EventsService,
   ) {}
 
@@ -32,7 +34,7 @@ export class WebhookOperationalEvents {
       const result = await this.repository.recordCountedFailure(input, tx.manager);
       // (Not for the legacy webhook, which has no secret: the legacy contract has no such events.)
       if (result.autoDisabled && work.subscription.signingSecret !== null) {
-        const failures = await this.repository.lastFailures(tx.manager, work.accountId, work.subscriptionId, LAST_FAILURES_SHOWN);
+        const failures = await this.subscriptions.lastFailures(tx.manager, work.accountId, work.subscriptionId, LAST_FAILURES_SHOWN);
         await this.events.publish(tx, 'webhook.disabled', [
           disabledEventResult({
             subscriptionId: work.subscriptionId,
@@ -55,7 +57,7 @@ export class WebhookOperationalEvents {
     if (work.subscription.signingSecret === null) return; // the legacy webhook (see recordCountedFailure)
     try {
       await this.uow.run(context(work, work.id), async (tx) => {
-        const was = await this.repository.clearDark(tx.manager, work.accountId, work.subscriptionId);
+        const was = await this.subscriptions.clearDark(tx.manager, work.accountId, work.subscriptionId);
         if (!was) return;
         await this.events.publish(tx, 'webhook.recovered', [
           recoveredEventResult({ subscriptionId: work.subscriptionId, url: was.url, darkSince: was.darkSince, deliveryId: work.id }),
