@@ -126,6 +126,15 @@ describe('calendar feed routes', () => {
     expect(problem.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
   });
 
+  it('refuses a url longer than 2048 characters once percent-encoded (400, not a 500 from the url index)', async () => {
+    // 2,000 distinct CJK characters: within the 2048 the DTO counts, about 18,000 once percent-encoded (and incompressible).
+    const path = Array.from({ length: 2000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
+    const problem = expectProblem(await api.post(feedsPath()).send({ url: `${calendars.url}/${path}` }), 400, 'invalidCalendarFeedUrl');
+    expect(problem.detail).toBe(
+      'Calendar feed url is longer than 2048 characters once normalised (characters outside ASCII count as their percent-encoding)',
+    );
+  });
+
   it('refuses unknown fields, the url on PATCH included', async () => {
     expectProblem(await api.post(feedsPath()).send({ url: url(), colour: 'red' }), 400, 'objectStrict');
     const created = await api.post(feedsPath()).send({ url: url() }).expect(201);

@@ -140,6 +140,18 @@ describe('webhook subscriptions API', () => {
       expect(problem.errors).toEqual([expect.objectContaining({ pointer: '#/url' })]);
     });
 
+    it('caps the url at 2048 characters as stored: percent-encoding may lengthen it (400, not a 500 from the url index)', async () => {
+      // 2,000 distinct CJK characters: within the 2048 the DTO counts, about 18,000 once percent-encoded (and incompressible).
+      const path = Array.from({ length: 2000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
+      const url = `https://localhost/${path}`;
+      const problem = expectProblem(await api.post('/v1/webhooks').send({ url, eventFilters: ['*'] }), 400, 'invalidWebhookUrl');
+      expect(problem.detail).toBe(
+        'Webhook url is longer than 2048 characters once normalised (characters outside ASCII count as their percent-encoding)',
+      );
+      const s = await create();
+      expectProblem(await api.patch(`/v1/webhooks/${s.id}`).send({ url }), 400, 'invalidWebhookUrl');
+    });
+
     it.each(['not a url', '', 'ftp://localhost/x', 'https://user:pw@localhost/x', '/relative'])(
       'rejects the url %j with a Webhook url detail',
       async (url) => {

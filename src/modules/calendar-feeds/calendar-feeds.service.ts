@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../platform/database/pg-errors';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { isIdOf, newId } from '../../platform/ids/ids';
 import { OutboundUrlPolicy } from '../../platform/net/outbound-url-policy';
-import { UrlPolicyError } from '../../platform/net/url-policy.rules';
+import { UrlPolicyError, urlTooLongMessage } from '../../platform/net/url-policy.rules';
 import { Page, unpaginated } from '../../platform/pagination/page';
 import { PropertyResolver } from '../properties/property-resolver.service';
 import { CalendarFeedEntity } from './calendar-feed.entity';
@@ -121,11 +121,16 @@ export class CalendarFeedsService {
 
   /** The webhooks' outbound URL rules (https, public addresses, DNS); webcal:// is read as https://. */
   private async checkedUrl(raw: string): Promise<string> {
+    let url: string;
     try {
-      return (await this.urlPolicy.check(normaliseFeedUrl(raw), { requireHttps: true })).url.href;
+      url = (await this.urlPolicy.check(normaliseFeedUrl(raw), { requireHttps: true })).url.href;
     } catch (error) {
       if (error instanceof UrlPolicyError) throw CalendarFeedUrlError.from(error);
       throw error;
     }
+    // The DTO counts the url as sent; percent-encoding can make it several times longer, past what the
+    // unique (account, property, url) index can hold.
+    if (url.length > FEED_LIMITS.url) throw new CalendarFeedUrlError(urlTooLongMessage(FEED_LIMITS.url));
+    return url;
   }
 }

@@ -37,6 +37,14 @@ export const URL_MESSAGES = {
 } as const;
 
 /**
+ * A normalised url over `max` characters (percent-encoding can make a url several times longer than sent;
+ * a stored url must fit its module's unique index, whose entries hold about 2.7 kB).
+ */
+export function urlTooLongMessage(max: number): string {
+  return `is longer than ${max} characters once normalised (characters outside ASCII count as their percent-encoding)`;
+}
+
+/**
  * Names that never reach a public service. Exact names: loopback aliases and the cloud instance-metadata
  * endpoints (most of these resolve to 169.254.169.254 or fd00:ec2::254, which the address check rejects too,
  * but refusing the name gives a clearer message and covers split-horizon DNS).

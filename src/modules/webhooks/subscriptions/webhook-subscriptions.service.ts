@@ -3,7 +3,7 @@ import { RequestContext } from '../../../platform/context/request-context';
 import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { isIdOf, newId } from '../../../platform/ids/ids';
 import { OutboundUrlPolicy } from '../../../platform/net/outbound-url-policy';
-import { UrlPolicyError } from '../../../platform/net/url-policy.rules';
+import { UrlPolicyError, urlTooLongMessage } from '../../../platform/net/url-policy.rules';
 import { Page, toPage, unpaginated } from '../../../platform/pagination/page';
 import { SecretBox } from '../../../platform/secrets/secret-box';
 import { RetriedDeliveryResponse, toWebhookDeliveryResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
@@ -204,13 +204,18 @@ export class WebhookSubscriptionsService {
 
   /** The URL rules of spec 4.8 rule 6 (shape, https, DNS); returns the stored, normalised form. The legacy webhook takes the same. */
   async checkedUrl(raw: string): Promise<string> {
+    let url: string;
     try {
-      const checked = await this.urlPolicy.check(raw, { requireHttps: true });
-      return normaliseWebhookUrl(checked.url);
+      url = normaliseWebhookUrl((await this.urlPolicy.check(raw, { requireHttps: true })).url);
     } catch (error) {
       if (error instanceof UrlPolicyError) throw WebhookUrlError.from(error);
       throw error;
     }
+    // The DTO counts the url as sent; percent-encoding can make it several times longer, past what the
+    // unique (account, url) index can hold.
+    const max = SUBSCRIPTION_LIMITS.urlMax;
+    if (url.length > max) throw new WebhookUrlError('malformed', urlTooLongMessage(max));
+    return url;
   }
 
   /** The unique (account_id, url) index decides races; the loser answers 409 naming the winner. */
