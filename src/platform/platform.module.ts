@@ -10,6 +10,7 @@ import { IdempotencyModule } from './idempotency/idempotency.module';
 import { loggerParams } from './logging';
 import { MetricsModule } from './metrics/metrics.module';
 import { PaginationModule } from './pagination/pagination.module';
+import { QueueModule } from './queue/queue.module';
 import { redisConnectionOptions } from './redis/redis-connection';
 import { RedisModule } from './redis/redis.module';
 import { SecretsModule } from './secrets/secrets.module';
@@ -25,6 +26,7 @@ export class PlatformModule {
         LoggerModule.forRoot(loggerParams(config, processName)),
         TypeOrmModule.forRoot({ ...dataSourceOptions(config), autoLoadEntities: true }),
         RedisModule,
+        QueueModule,
         BullModule.forRoot({ connection: redisConnectionOptions(config.redisUrl), prefix: config.redisPrefix }),
         PaginationModule,
         IdempotencyModule,

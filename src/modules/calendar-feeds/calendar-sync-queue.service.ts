@@ -1,8 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { untilAborted } from '../../platform/async/until-aborted';
-import { closeWithin } from '../../platform/queue/queue-worker';
 
 export const CALENDAR_SYNC_QUEUE = 'calendar-sync';
 
@@ -21,24 +20,10 @@ const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true, attempts: 1 } 
  * decides what is due (next_sync_at): a job that could not be added is found again by the scan.
  */
 @Injectable()
-export class CalendarSyncQueue implements BeforeApplicationShutdown {
+export class CalendarSyncQueue {
   private readonly logger = new Logger(CalendarSyncQueue.name);
-  private closing?: Promise<boolean>;
 
   constructor(@InjectQueue(CALENDAR_SYNC_QUEUE) private readonly queue: Queue<CalendarSyncJobData>) {}
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.close();
-  }
-
-  /**
-   * Closes the queue once, within `withinMs` (the worker's processor closes it beside its own worker, so
-   * the two waits overlap). Nothing is lost past the bound: an add still waiting is the scan's to redo.
-   */
-  close(withinMs = 2_000): Promise<boolean> {
-    this.closing ??= closeWithin(this.queue, withinMs);
-    return this.closing;
-  }
 
   /** Never throws, and stops waiting on a Redis that does not answer (the scan is the fallback). */
   async enqueue(feedIds: string[]): Promise<void> {

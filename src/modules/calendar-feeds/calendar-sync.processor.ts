@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { closeWithin, startQueueWorker } from '../../platform/queue/queue-worker';
-import { CALENDAR_SYNC_QUEUE, CalendarSyncJobData, CalendarSyncQueue } from './calendar-sync-queue.service';
+import { startQueueWorker } from '../../platform/queue/queue-worker';
+import { QueueShutdown } from '../../platform/queue/queue-shutdown';
+import { CALENDAR_SYNC_QUEUE, CalendarSyncJobData } from './calendar-sync-queue.service';
 import { CalendarSyncService } from './calendar-sync.service';
 
 /** Syncs one worker process runs at once (each mostly waits on a download). */
@@ -11,20 +12,20 @@ const CONCURRENCY = 4;
 /**
  * A stopping worker does not wait for its syncs: one still running is abandoned (each change it made is
  * committed on its own, the next sync finishes the job, and its claim runs out with its lease). The
- * bound only covers closing the connections, so with Redis down it adds half a second to the shutdown.
+ * bound only covers closing the connections.
  */
 const CLOSE_WITHIN_MS = 500;
 
 /** Runs the calendar-sync jobs (worker only): one sync per job; a feed another worker holds is skipped. */
 @Injectable()
-export class CalendarSyncProcessor implements OnApplicationBootstrap, OnModuleDestroy {
+export class CalendarSyncProcessor implements OnApplicationBootstrap {
   private readonly logger = new Logger(CalendarSyncProcessor.name);
   private worker?: Worker<CalendarSyncJobData>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sync: CalendarSyncService,
-    private readonly queue: CalendarSyncQueue,
+    private readonly shutdown: QueueShutdown,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -36,11 +37,7 @@ export class CalendarSyncProcessor implements OnApplicationBootstrap, OnModuleDe
       { concurrency: CONCURRENCY, lockDuration: this.config.calendar.timeoutMs + 30_000 },
       this.logger,
     );
-  }
-
-  /** The queue closes beside the worker: with Redis down, the worker's shutdown waits on each client in turn. */
-  async onModuleDestroy(): Promise<void> {
-    await Promise.all([this.worker ? closeWithin(this.worker, CLOSE_WITHIN_MS) : undefined, this.queue.close(CLOSE_WITHIN_MS)]);
+    this.shutdown.closeWorkerOnShutdown(this.worker, CLOSE_WITHIN_MS);
   }
 
   async process(job: Job<CalendarSyncJobData>): Promise<void> {

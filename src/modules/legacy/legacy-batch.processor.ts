@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Metrics } from '../../platform/metrics/metrics';
-import { closeWithin, startQueueWorker } from '../../platform/queue/queue-worker';
+import { startQueueWorker } from '../../platform/queue/queue-worker';
+import { QueueShutdown } from '../../platform/queue/queue-shutdown';
 import { LegacyBatchProcessingService } from './legacy-batch-processing.service';
 import { LEGACY_BATCH_QUEUE, LegacyBatchJobData } from './legacy-queue.service';
 
@@ -13,7 +14,7 @@ const CLOSE_WITHIN_MS = 5_000;
 
 /** Runs the legacy batch jobs (worker only): the fast path after a batch is acknowledged; the sweep is the guarantee. */
 @Injectable()
-export class LegacyBatchProcessor implements OnApplicationBootstrap, OnModuleDestroy {
+export class LegacyBatchProcessor implements OnApplicationBootstrap {
   private readonly logger = new Logger(LegacyBatchProcessor.name);
   private worker?: Worker<LegacyBatchJobData>;
 
@@ -21,6 +22,7 @@ export class LegacyBatchProcessor implements OnApplicationBootstrap, OnModuleDes
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly processing: LegacyBatchProcessingService,
     private readonly metrics: Metrics,
+    private readonly shutdown: QueueShutdown,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -34,9 +36,6 @@ export class LegacyBatchProcessor implements OnApplicationBootstrap, OnModuleDes
       this.logger,
       this.metrics,
     );
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    if (this.worker) await closeWithin(this.worker, CLOSE_WITHIN_MS);
+    this.shutdown.closeWorkerOnShutdown(this.worker, CLOSE_WITHIN_MS);
   }
 }

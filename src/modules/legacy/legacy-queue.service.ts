@@ -1,8 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { untilAborted } from '../../platform/async/until-aborted';
-import { closeWithin } from '../../platform/queue/queue-worker';
 
 export const LEGACY_BATCH_QUEUE = 'legacy-batch';
 
@@ -20,14 +19,10 @@ const ADD_TIMEOUT_MS = 2_000;
  * any batch whose job was lost (Redis down, worker killed).
  */
 @Injectable()
-export class LegacyQueue implements BeforeApplicationShutdown {
+export class LegacyQueue {
   private readonly logger = new Logger(LegacyQueue.name);
 
   constructor(@InjectQueue(LEGACY_BATCH_QUEUE) private readonly queue: Queue<LegacyBatchJobData>) {}
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await closeWithin(this.queue, 2_000);
-  }
 
   /** Never throws and never waits on a Redis that is down for more than ADD_TIMEOUT_MS: the sweep catches up. */
   async enqueue(batchId: string): Promise<void> {

@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { closeWithin, startQueueWorker } from '../../platform/queue/queue-worker';
+import { startQueueWorker } from '../../platform/queue/queue-worker';
+import { QueueShutdown } from '../../platform/queue/queue-shutdown';
 import { ReminderFiringService } from './reminder-firing.service';
 import { REMINDER_DUE_QUEUE, ReminderDueJobData } from './reminder-queue.service';
 
@@ -18,13 +19,14 @@ const CLOSE_WITHIN_MS = 5_000;
  * whose reminder was moved, deleted or already fired does nothing.
  */
 @Injectable()
-export class ReminderDueProcessor implements OnApplicationBootstrap, OnModuleDestroy {
+export class ReminderDueProcessor implements OnApplicationBootstrap {
   private readonly logger = new Logger(ReminderDueProcessor.name);
   private worker?: Worker<ReminderDueJobData>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly firing: ReminderFiringService,
+    private readonly shutdown: QueueShutdown,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -35,11 +37,7 @@ export class ReminderDueProcessor implements OnApplicationBootstrap, OnModuleDes
       { concurrency: CONCURRENCY },
       this.logger,
     );
-  }
-
-  /** Running jobs (short transactions) finish; a Redis that is down is not waited for. */
-  async onModuleDestroy(): Promise<void> {
-    if (this.worker) await closeWithin(this.worker, CLOSE_WITHIN_MS);
+    this.shutdown.closeWorkerOnShutdown(this.worker, CLOSE_WITHIN_MS);
   }
 
   async process(job: Job<ReminderDueJobData>, token?: string): Promise<void> {

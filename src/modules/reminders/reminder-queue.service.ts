@@ -1,10 +1,9 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Tx } from '../../platform/database/unit-of-work';
-import { closeWithin } from '../../platform/queue/queue-worker';
 import { armHorizonMs, dueDelayMs, dueJobId, isWithinArmHorizon } from './reminder-due.rules';
 
 export const REMINDER_DUE_QUEUE = 'reminder-due';
@@ -37,7 +36,7 @@ const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true, attempts: 3, b
  * arming again is idempotent.
  */
 @Injectable()
-export class ReminderQueue implements BeforeApplicationShutdown {
+export class ReminderQueue {
   private readonly logger = new Logger(ReminderQueue.name);
   private readonly horizonMs: number;
 
@@ -46,11 +45,6 @@ export class ReminderQueue implements BeforeApplicationShutdown {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.horizonMs = armHorizonMs(config.reminders.sweepIntervalMs);
-  }
-
-  /** Never waits on a Redis that is down (its QUIT would wait forever). */
-  async beforeApplicationShutdown(): Promise<void> {
-    await closeWithin(this.queue, 2_000);
   }
 
   /**

@@ -1,7 +1,6 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { closeWithin } from '../../platform/queue/queue-worker';
 import { EventsService } from '../events/events.service';
 
 export const WEBHOOK_DISPATCH_QUEUE = 'webhook-dispatch';
@@ -45,8 +44,6 @@ const DISPATCH_JOB_OPTIONS = { ...REMOVE_FINISHED, attempts: 3, backoff: { type:
 const DELIVERY_JOB_OPTIONS = { ...REMOVE_FINISHED, attempts: 1 } as const;
 /** A replay job that throws (database briefly down) is tried again; the sweep re-enqueues one whose job was lost. */
 const REPLAY_JOB_OPTIONS = { ...REMOVE_FINISHED, attempts: 5, backoff: { type: 'exponential', delay: 1000 } } as const;
-/** Shutdown waits this long for the queues to close (never for a Redis that is down). */
-const CLOSE_WITHIN_MS = 2_000;
 
 /**
  * Producer side of the webhook engine, used by the API and the worker. Job ids make
@@ -55,7 +52,7 @@ const CLOSE_WITHIN_MS = 2_000;
  * The database is the truth; the worker's sweep re-enqueues whatever was lost here.
  */
 @Injectable()
-export class WebhookQueue implements OnModuleInit, BeforeApplicationShutdown {
+export class WebhookQueue implements OnModuleInit {
   private readonly logger = new Logger(WebhookQueue.name);
 
   constructor(
@@ -68,15 +65,6 @@ export class WebhookQueue implements OnModuleInit, BeforeApplicationShutdown {
   onModuleInit(): void {
     // The fast path: dispatch right after the publishing transaction commits.
     this.events.onCommitted((events) => this.enqueueDispatch(events.map((event) => event.id)));
-  }
-
-  /** After the workers and the scheduler stopped adding jobs; never waits on a Redis that is down. */
-  async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all([
-      closeWithin(this.dispatchQueue, CLOSE_WITHIN_MS),
-      closeWithin(this.deliveryQueue, CLOSE_WITHIN_MS),
-      closeWithin(this.replayQueue, CLOSE_WITHIN_MS),
-    ]);
   }
 
   /** Never throws: a lost enqueue is caught up by the sweep (undispatched events). */

@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
 import { Processor, Worker } from 'bullmq';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../../config/config';
 import { redisConnectionOptions } from '../redis/redis-connection';
 import { Metrics } from '../metrics/metrics';
@@ -54,7 +53,6 @@ export async function closeWithin(
   target: { waitUntilReady(): Promise<unknown>; close(): Promise<void>; disconnect(): Promise<void> },
   withinMs: number,
 ): Promise<boolean> {
-  const stop = new AbortController();
   // Closed while still connecting, BullMQ emits the aborted connect as an error nobody hears any more
   // (an unhandled rejection): it is let finish connecting first, within the same bound.
   const closed = target
@@ -67,9 +65,10 @@ export async function closeWithin(
       () => true,
       () => true,
     );
-  const timedOut = sleep(withinMs, false, { signal: stop.signal }).catch(() => false);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), withinMs)));
   const inTime = await Promise.race([closed, timedOut]);
-  stop.abort();
+  clearTimeout(timer);
   if (!inTime) target.disconnect().catch(() => undefined);
   return inTime;
 }

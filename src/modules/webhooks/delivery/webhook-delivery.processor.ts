@@ -1,11 +1,12 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
 import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from '../webhook-queue.service';
 import { Metrics } from '../../../platform/metrics/metrics';
-import { closeWithin, startQueueWorker } from '../../../platform/queue/queue-worker';
+import { startQueueWorker } from '../../../platform/queue/queue-worker';
+import { QueueShutdown } from '../../../platform/queue/queue-shutdown';
 
 /** Time for running attempts to record their outcome once their POST ended, at shutdown. */
 const RECORD_WITHIN_MS = 2_000;
@@ -15,7 +16,7 @@ const RECORD_WITHIN_MS = 2_000;
  * attempt would be taken for stalled and run twice.
  */
 @Injectable()
-export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnModuleDestroy {
+export class WebhookDeliveryProcessor implements OnApplicationBootstrap {
   private readonly logger = new Logger(WebhookDeliveryProcessor.name);
   private worker?: Worker<DeliveryJobData>;
 
@@ -23,6 +24,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnModul
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly deliveries: WebhookDeliveryService,
     private readonly metrics: Metrics,
+    private readonly shutdown: QueueShutdown,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -35,11 +37,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, OnModul
       this.logger,
       this.metrics,
     );
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    // Lets running attempts finish and record while the database is still open, but never waits on a Redis that is down.
-    if (this.worker) await closeWithin(this.worker, this.config.webhook.timeoutMs + RECORD_WITHIN_MS);
+    this.shutdown.closeWorkerOnShutdown(this.worker, this.config.webhook.timeoutMs + RECORD_WITHIN_MS);
   }
 
   private async process(job: Job<DeliveryJobData>, token?: string): Promise<void> {

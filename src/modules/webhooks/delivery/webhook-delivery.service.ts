@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, BeforeApplicationShutdown } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../../../config/config';
@@ -108,7 +108,7 @@ const LOST_REPORT: AttemptReport = { outcome: 'lost', responseCode: null, respon
  * again as the next attempt (never with the same webhook-retry-count).
  */
 @Injectable()
-export class WebhookDeliveryService implements OnModuleDestroy {
+export class WebhookDeliveryService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliveryService.name);
   private readonly limiter: KeyedConcurrencyLimiter;
   /** Event id → envelope source (see RECENT_EVENTS_MAX). */
@@ -148,7 +148,8 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     this.records = new Coalescer((inputs) => this.repository.recordAttempts(inputs), QUERY_BATCH, QUERIES_IN_PARALLEL);
   }
 
-  onModuleDestroy(): void {
+  /** After the workers closed (QueueShutdown), so attempts still running at shutdown keep their claims. */
+  beforeApplicationShutdown(): void {
     clearInterval(this.renewal);
   }
 

@@ -1,11 +1,12 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Worker } from 'bullmq';
 import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { WebhookDispatchService } from './webhook-dispatch.service';
 import { DispatchJobData, WEBHOOK_DISPATCH_QUEUE } from '../webhook-queue.service';
 import { Metrics } from '../../../platform/metrics/metrics';
-import { closeWithin, startQueueWorker } from '../../../platform/queue/queue-worker';
+import { startQueueWorker } from '../../../platform/queue/queue-worker';
+import { QueueShutdown } from '../../../platform/queue/queue-shutdown';
 
 /** Dispatch jobs taken at once; the service coalesces them into a few transactions. */
 const DISPATCH_CONCURRENCY = 50;
@@ -14,7 +15,7 @@ const CLOSE_WITHIN_MS = 5_000;
 
 /** Fans committed events out to delivery rows (worker only). */
 @Injectable()
-export class WebhookDispatchProcessor implements OnApplicationBootstrap, OnModuleDestroy {
+export class WebhookDispatchProcessor implements OnApplicationBootstrap {
   private readonly logger = new Logger(WebhookDispatchProcessor.name);
   private worker?: Worker<DispatchJobData>;
 
@@ -22,6 +23,7 @@ export class WebhookDispatchProcessor implements OnApplicationBootstrap, OnModul
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly dispatcher: WebhookDispatchService,
     private readonly metrics: Metrics,
+    private readonly shutdown: QueueShutdown,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -33,9 +35,6 @@ export class WebhookDispatchProcessor implements OnApplicationBootstrap, OnModul
       this.logger,
       this.metrics,
     );
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    if (this.worker) await closeWithin(this.worker, CLOSE_WITHIN_MS);
+    this.shutdown.closeWorkerOnShutdown(this.worker, CLOSE_WITHIN_MS);
   }
 }

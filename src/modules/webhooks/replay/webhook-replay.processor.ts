@@ -3,7 +3,8 @@ import { DelayedError, Job, Worker } from 'bullmq';
 import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { Metrics } from '../../../platform/metrics/metrics';
-import { closeWithin, startQueueWorker } from '../../../platform/queue/queue-worker';
+import { startQueueWorker } from '../../../platform/queue/queue-worker';
+import { QueueShutdown } from '../../../platform/queue/queue-shutdown';
 import { ReplayJobData, WEBHOOK_REPLAY_QUEUE } from '../webhook-queue.service';
 import { WebhookReplayRunner } from './webhook-replay-runner.service';
 
@@ -29,6 +30,7 @@ export class WebhookReplayProcessor implements OnApplicationBootstrap, OnModuleD
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly runner: WebhookReplayRunner,
     private readonly metrics: Metrics,
+    private readonly shutdown: QueueShutdown,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -40,12 +42,12 @@ export class WebhookReplayProcessor implements OnApplicationBootstrap, OnModuleD
       this.logger,
       this.metrics,
     );
+    this.shutdown.closeWorkerOnShutdown(this.worker, this.config.webhook.timeoutMs + 2_000);
   }
 
-  async onModuleDestroy(): Promise<void> {
+  onModuleDestroy(): void {
     // Running replays stop between two sends; their jobs go back to the queue for any worker to resume.
     this.stopping.abort();
-    if (this.worker) await closeWithin(this.worker, this.config.webhook.timeoutMs + 2_000);
   }
 
   private async process(job: Job<ReplayJobData>, token?: string): Promise<void> {
