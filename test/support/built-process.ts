@@ -1,0 +1,55 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { waitUntil } from './wait';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ensureBuilt } = require('../../scripts/ensure-built.js') as { ensureBuilt: () => void };
+
+/** A log line of the child (pino JSON). */
+export type LogLine = Record<string, unknown> & { msg?: string };
+
+export interface BuiltProcess {
+  child: ChildProcess;
+  /** Its stdout so far, one parsed JSON object per line. */
+  logs(): LogLine[];
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with how it ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * A script of the BUILT app (`dist/<script>`, rebuilt first when a source file is newer) as a real
+ * child process logging at info, resolved once it has logged `startedMsg`.
+ */
+export async function spawnBuilt(
+  script: string,
+  env: Record<string, string>,
+  startedMsg: string,
+  timeoutMs: number,
+): Promise<BuiltProcess> {
+  ensureBuilt();
+  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', script)], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const logs = () =>
+    stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as LogLine);
+  await waitUntil(
+    async () => child.exitCode !== null || logs().some((line) => line.msg === startedMsg),
+    timeoutMs,
+    `${script} to log '${startedMsg}'`,
+  );
+  if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}: ${stderr}`);
+  return { child, logs, stdout: () => stdout, stderr: () => stderr, exited };
+}
