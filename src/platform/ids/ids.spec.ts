@@ -1,4 +1,4 @@
-import { ID_PREFIX, isIdOf, newId } from './ids';
+import { ID_PREFIX, isIdOf, newId, pooledRandom } from './ids';
 
 describe('ids', () => {
   it('prefixes ids with the resource kind', () => {
@@ -23,5 +23,16 @@ describe('ids', () => {
   it('uses a distinct prefix per kind', () => {
     const prefixes = Object.values(ID_PREFIX);
     expect(new Set(prefixes).size).toBe(prefixes.length);
+  });
+
+  it("draws randomness in [0, 1) from a pool it refills, spreading over all of ulid's 32 characters", () => {
+    const random = pooledRandom(16);
+    const draws = Array.from({ length: 32 * 200 }, () => random());
+    expect(draws.every((x) => x >= 0 && x < 1)).toBe(true);
+    const perCharacter = new Array<number>(32).fill(0);
+    for (const x of draws) perCharacter[Math.floor(x * 32)]++;
+    // 200 expected per character; a pool that stopped refilling would repeat 16 values and leave most at 0.
+    expect(Math.min(...perCharacter)).toBeGreaterThan(100);
+    expect(new Set(draws.slice(0, 16))).not.toEqual(new Set(draws.slice(16, 32)));
   });
 });
