@@ -231,6 +231,32 @@ describe('calendar feed failures, 304 and racing workers', () => {
     }
   });
 
+  it('POST …/sync while a sync runs leaves the feed due when that sync ends; one asked for before the claim is served by it', async () => {
+    const { api, feed, path: at } = await setup({ body: icsFixture('airbnb.ics') });
+    const interval = worker.config.calendar.syncIntervalMs;
+    const nextAtInterval = (row: Record<string, any>) => Date.parse(row.nextSyncAt) >= Date.parse(row.lastSyncedAt) + interval * 0.9;
+
+    // Asked for before the sync claims the feed: that sync reads the calendar after it, so it is the one asked for.
+    await api.post(`/v1/calendarFeeds/${feed.id}/sync`).expect(202);
+    expect(await sync(feed.id)).toMatchObject({ kind: 'synced' });
+    expect(nextAtInterval(await feedOf(api, feed.id))).toBe(true);
+
+    // Asked for while a sync holds the feed (it may have read the calendar already): due again the moment it ends.
+    const release = calendars.hold(at);
+    const running = sync(feed.id);
+    await waitUntil(async () => calendars.hits(at) === 2, 20_000, 'the sync waiting on the held calendar');
+    await api.post(`/v1/calendarFeeds/${feed.id}/sync`).expect(202);
+    release();
+    expect(await running).toMatchObject({ kind: 'synced' });
+    const due = await feedOf(api, feed.id);
+    expect(due.nextSyncAt).toBe(due.lastSyncedAt);
+
+    // The next sync serves the request (one extra sync, not a loop): the one after is at the interval again.
+    expect(await sync(feed.id)).toMatchObject({ kind: 'synced' });
+    expect(calendars.hits(at)).toBe(3);
+    expect(nextAtInterval(await feedOf(api, feed.id))).toBe(true);
+  });
+
   it('a claim whose worker died frees the feed once its lease ends', async () => {
     const { feed } = await setup({ body: icsFixture('airbnb.ics') });
     const db = t.app.get(DataSource);

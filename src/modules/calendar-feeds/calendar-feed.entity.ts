@@ -24,6 +24,8 @@ export class CalendarFeedEntity {
   @Column({ name: 'last_modified', type: 'text', nullable: true }) lastModified: string | null;
   @Column({ name: 'next_sync_at', type: 'timestamptz' }) nextSyncAt: Date;
   @Column({ name: 'sync_claimed_until', type: 'timestamptz', nullable: true }) syncClaimedUntil: Date | null;
+  /** POST …/sync since the running sync's claim (the claim clears it): that sync leaves the feed due now. */
+  @Column({ name: 'sync_requested_at', type: 'timestamptz', nullable: true }) syncRequestedAt: Date | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

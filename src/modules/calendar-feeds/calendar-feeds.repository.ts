@@ -102,9 +102,12 @@ export class CalendarFeedsRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** POST …/sync: due now (the scan's fallback when the queued job is lost). */
+  /**
+   * POST …/sync: due now (the scan's fallback when the queued job is lost), and asked for: a sync that
+   * claimed the feed before this request keeps it due now when it finishes (finishSync).
+   */
   async markDueNow(accountId: string, id: string): Promise<boolean> {
-    const result = await this.feeds.update({ accountId, id }, { nextSyncAt: () => 'now()' });
+    const result = await this.feeds.update({ accountId, id }, { nextSyncAt: () => 'now()', syncRequestedAt: () => 'now()' });
     return (result.affected ?? 0) > 0;
   }
 
@@ -122,10 +125,11 @@ export class CalendarFeedsRepository {
    * Takes the feed for one sync across every worker: the row is updated only when no unexpired claim
    * is on it, and PostgreSQL's row lock makes a concurrent claim wait for this one and then see it
    * (so exactly one of two racing workers gets the row). The lease bounds a claim whose worker died.
+   * The sync downloads after its claim, so it serves every request made before: it clears sync_requested_at.
    */
   async claim(id: string, leaseMs: number): Promise<boolean> {
     const result: unknown = await this.feeds.query(
-      `UPDATE calendar_feeds SET sync_claimed_until = now() + make_interval(secs => $2::float8 / 1000)
+      `UPDATE calendar_feeds SET sync_claimed_until = now() + make_interval(secs => $2::float8 / 1000), sync_requested_at = NULL
         WHERE id = $1 AND (sync_claimed_until IS NULL OR sync_claimed_until < now())
         RETURNING id`,
       [id, leaseMs],
@@ -138,13 +142,17 @@ export class CalendarFeedsRepository {
     await this.feeds.query(`UPDATE calendar_feeds SET sync_claimed_until = NULL WHERE id = $1`, [id]);
   }
 
-  /** Records a sync's outcome and gives the claim back, in the caller's transaction (with the feed's event, when one is due). */
+  /**
+   * Records a sync's outcome and gives the claim back, in the caller's transaction (with the feed's event,
+   * when one is due). The next sync is at the interval, or now when POST …/sync asked for one after this
+   * sync's claim (sync_requested_at): the scan then picks the feed up again, so that request is not lost.
+   */
   async finishSync(manager: EntityManager, id: string, outcome: FeedSyncOutcome): Promise<CalendarFeedEntity | null> {
     const success = outcome.success;
     await manager.query(
       `UPDATE calendar_feeds SET
-          status = $2, consecutive_failures = $3, last_error = $4, sync_claimed_until = NULL,
-          next_sync_at = now() + make_interval(secs => $5::float8 / 1000),
+          status = $2, consecutive_failures = $3, last_error = $4, sync_claimed_until = NULL, sync_requested_at = NULL,
+          next_sync_at = CASE WHEN sync_requested_at IS NULL THEN now() + make_interval(secs => $5::float8 / 1000) ELSE now() END,
           last_synced_at = CASE WHEN $6 THEN now() ELSE last_synced_at END,
           last_warning = CASE WHEN $6 THEN $7 ELSE last_warning END,
           skipped_events = CASE WHEN $6 THEN $8 ELSE skipped_events END,

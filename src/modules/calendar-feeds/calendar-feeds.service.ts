@@ -64,6 +64,7 @@ export class CalendarFeedsService {
           etag: null,
           lastModified: null,
           syncClaimedUntil: null,
+          syncRequestedAt: null,
         });
         tx.afterCommit(() => this.queue.enqueue([feed.id]));
         return tx.respond(toCalendarFeedResponse(feed));
