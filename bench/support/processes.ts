@@ -81,7 +81,9 @@ export function startNode(name: string, script: string, env: Env, options: { pro
   const probeFile = options.probe ? join(mkdtempSync(join(tmpdir(), 'bench-probe-')), `${name}.json`) : undefined;
   // BENCH_CPU_PROF=<dir>: the API and worker write a CPU profile there when they exit (for finding where time goes).
   const profile = probeFile && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const args = [...profile, ...(probeFile ? ['--require', PROBE] : []), script, ...(options.args ?? [])];
+  // BENCH_NODE_FLAGS="--flag …": extra V8/Node flags for the API and worker (trying a setting side by side).
+  const flags = probeFile ? (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) : [];
+  const args = [...profile, ...flags, ...(probeFile ? ['--require', PROBE] : []), script, ...(options.args ?? [])];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: probeFile ? { ...env, BENCH_PROBE_FILE: probeFile } : env,
