@@ -1,5 +1,8 @@
+import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
+import { WebhookDeliveriesRepository } from '../../src/modules/webhooks/webhook-deliveries.repository';
 import { ApiClient, clientFor, createAccount, TestAccount, TestApp } from '../support/app';
+import { expectProblem } from '../support/problem';
 import { waitUntil } from '../support/wait';
 import { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
 import { deliveriesOf, publishEvent, subscribe, waitForFinalDeliveries } from '../support/webhooks';
@@ -185,5 +188,82 @@ describe('webhook replay and retry', () => {
     await clientFor(t, await createAccount(t))
       .post(`/v1/webhooks/${sub.id}/deliveries/${row.id}/retry`)
       .expect(404);
+  });
+
+  it("a manual retry of a delivery a replay opened and that ended takes it out of the replay's delivered / failed", async () => {
+    const { api, sub, since, failed } = await afterOutage(2);
+    const started = await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since }).expect(202);
+    await waitForReplay(api, sub.id, started.body.id);
+    await waitUntil(async () => (await deliveriesOf(api, sub.id)).every((row) => row.status === 'delivered'), 10_000, 'both delivered');
+    const replayPath = `/v1/webhooks/${sub.id}/replays/${started.body.id}`;
+    expect((await api.get(replayPath).expect(200)).body).toMatchObject({ total: 2, done: 2, delivered: 2, failed: 0 });
+
+    const retried = failed[0].id;
+    await api.post(`/v1/webhooks/${sub.id}/deliveries/${retried}/retry`).expect(202);
+    expect((await api.get(replayPath).expect(200)).body).toMatchObject({ total: 2, done: 2, delivered: 1, failed: 0 });
+    await waitUntil(
+      async () => (await api.get(`/v1/webhooks/${sub.id}/deliveries/${retried}`).expect(200)).body.attemptCount === 3,
+      10_000,
+      'the retried attempt recorded',
+    );
+    expect((await api.get(replayPath).expect(200)).body).toMatchObject({ total: 2, done: 2, delivered: 1, failed: 0 });
+  });
+
+  it('a retry racing the deletion of its subscription (or of the delivery) answers 404, not 409; an attempt taking it meanwhile stays a 409', async () => {
+    const rows = t.app.get(WebhookDeliveriesRepository);
+    const reopenNow = rows.reopenNow.bind(rows);
+    /** Runs `remove` after the retry's checks, just before its update of the delivery row. */
+    const racing = async (remove: () => Promise<unknown>, retry: () => Promise<Response>) => {
+      const spy = jest.spyOn(rows, 'reopenNow').mockImplementationOnce(async (checked) => {
+        await remove();
+        return reopenNow(checked);
+      });
+      try {
+        const res = await retry();
+        expect(spy).toHaveBeenCalledTimes(1);
+        return res;
+      } finally {
+        spy.mockRestore();
+      }
+    };
+
+    // The subscription deleted: its deliveries go with it (cascade); the answer is the subscription's 404.
+    const first = await afterOutage(1);
+    const path = `/v1/webhooks/${first.sub.id}/deliveries/${first.failed[0].id}/retry`;
+    const gone = expectProblem(
+      await racing(
+        () => first.api.delete(`/v1/webhooks/${first.sub.id}`).expect(204),
+        () => first.api.post(path),
+      ),
+      404,
+      'notFound',
+      path,
+    );
+    expect(gone.detail).toBe(`Webhook subscription ${first.sub.id} was not found`);
+    const after = expectProblem(await first.api.post(path), 404, 'notFound', path);
+    expect({ ...gone, requestId: undefined }).toEqual({ ...after, requestId: undefined });
+
+    // The delivery alone deleted (retention): the delivery's 404.
+    const second = await afterOutage(1);
+    const deliveryId = second.failed[0].id;
+    const missing = expectProblem(
+      await racing(
+        () => db.query(`DELETE FROM webhook_deliveries WHERE id = $1`, [deliveryId]),
+        () => second.api.post(`/v1/webhooks/${second.sub.id}/deliveries/${deliveryId}/retry`),
+      ),
+      404,
+      'notFound',
+    );
+    expect(missing.detail).toBe(`Webhook delivery ${deliveryId} was not found`);
+    expect(second.r.requests).toHaveLength(second.outageRequests);
+
+    // An attempt claimed the delivery meanwhile: still the in-flight 409.
+    const third = await afterOutage(1);
+    const claimed = third.failed[0].id;
+    const busy = await racing(
+      () => db.query(`UPDATE webhook_deliveries SET in_flight_until = now() + interval '1 minute' WHERE id = $1`, [claimed]),
+      () => third.api.post(`/v1/webhooks/${third.sub.id}/deliveries/${claimed}/retry`),
+    );
+    expect(expectProblem(busy, 409, 'conflict').detail).toMatch(/has an attempt in flight/);
   });
 });

@@ -185,7 +185,8 @@ export class WebhookSubscriptionsService {
    * POST …/deliveries/{deliveryId}/retry (extension): the delivery's next attempt goes now. A finished
    * delivery starts a new round (same webhook-id, the next attempt number, a fresh retry budget); a
    * pending one waiting for its retry is brought forward. Refused while an attempt is in flight (409)
-   * and for a disabled subscription (409, like a test delivery).
+   * and for a disabled subscription (409, like a test delivery). A subscription deleted after the checks
+   * takes its deliveries with it (cascade), so the guarded update finds no row: a 404, as before the checks.
    */
   async retryDelivery(accountId: string, id: string, deliveryId: string): Promise<RetriedDeliveryResponse> {
     const subscription = await this.repository.find(accountId, id);
@@ -193,7 +194,13 @@ export class WebhookSubscriptionsService {
     const row = isIdOf('delivery', deliveryId) ? await this.repository.findDelivery(accountId, id, deliveryId) : null;
     if (!row) throw new WebhookDeliveryNotFoundError(deliveryId);
     if (!subscription.enabled) throw new WebhookDisabledForDeliveryError(id, 'retry');
-    if (row.inFlightUntil !== null || !(await this.deliveryRows.reopenNow(row))) throw new DeliveryInFlightError(deliveryId);
+    if (row.inFlightUntil !== null) throw new DeliveryInFlightError(deliveryId);
+    if (!(await this.deliveryRows.reopenNow(row))) {
+      // The row changed since it was read: gone (with its subscription, or by retention), or an attempt took it.
+      await this.mustExist(accountId, id);
+      if (!(await this.repository.findDelivery(accountId, id, deliveryId))) throw new WebhookDeliveryNotFoundError(deliveryId);
+      throw new DeliveryInFlightError(deliveryId);
+    }
     await this.queue.enqueueDeliveryNow(deliveryId, row.attemptCount, id);
     return { deliveryId, status: 'pending', attempt: row.attemptCount };
   }
