@@ -1,6 +1,7 @@
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { WebhookDeliveriesRepository } from '../../src/modules/webhooks/webhook-deliveries.repository';
+import { WebhookReplaysRepository } from '../../src/modules/webhooks/webhook-replays.repository';
 import { ApiClient, clientFor, createAccount, TestAccount, TestApp } from '../support/app';
 import { expectProblem } from '../support/problem';
 import { waitUntil } from '../support/wait';
@@ -265,5 +266,28 @@ describe('webhook replay and retry', () => {
       () => third.api.post(`/v1/webhooks/${third.sub.id}/deliveries/${claimed}/retry`),
     );
     expect(expectProblem(busy, 409, 'conflict').detail).toMatch(/has an attempt in flight/);
+  });
+
+  it("a replay racing the deletion of its subscription answers the subscription's 404, not a 500, and leaves no replay", async () => {
+    const { api, sub, since } = await afterOutage(1);
+    const replays = t.app.get(WebhookReplaysRepository);
+    const insert = replays.insert.bind(replays);
+    // The subscription is deleted after the start's checks, just before the replay row is inserted.
+    const spy = jest.spyOn(replays, 'insert').mockImplementationOnce(async (row) => {
+      await api.delete(`/v1/webhooks/${sub.id}`).expect(204);
+      return insert(row);
+    });
+    const path = `/v1/webhooks/${sub.id}/replay`;
+    try {
+      const gone = expectProblem(await api.post(path).send({ since }), 404, 'notFound', path);
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(gone.detail).toBe(`Webhook subscription ${sub.id} was not found`);
+    } finally {
+      spy.mockRestore();
+    }
+    const [left] = await db.query<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM webhook_replays WHERE subscription_id = $1`, [
+      sub.id,
+    ]);
+    expect(left.n).toBe(0);
   });
 });

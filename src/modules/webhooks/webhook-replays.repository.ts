@@ -11,6 +11,8 @@ export interface ReplayCursor {
 
 /** The unique index allowing one running replay per subscription. */
 export const RUNNING_REPLAY_CONSTRAINT = 'webhook_replays_running_uq';
+/** A replay names its subscription (ON DELETE CASCADE): an insert racing the subscription's deletion fails on it. */
+export const REPLAY_SUBSCRIPTION_CONSTRAINT = 'webhook_replays_subscription_id_fkey';
 
 /**
  * Replays (issue 13): their progress rows, and the writes a replay makes to webhook_deliveries (opening

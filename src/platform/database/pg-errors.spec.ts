@@ -1,5 +1,5 @@
 import { QueryFailedError } from 'typeorm';
-import { isUniqueViolation } from './pg-errors';
+import { isForeignKeyViolation, isUniqueViolation } from './pg-errors';
 
 describe('isUniqueViolation', () => {
   const pg = (code: string, constraint?: string) => Object.assign(new Error('duplicate key'), { code, constraint });
@@ -18,5 +18,21 @@ describe('isUniqueViolation', () => {
     );
     expect(isUniqueViolation(new Error('other'), 'x')).toBe(false);
     expect(isUniqueViolation(undefined, 'x')).toBe(false);
+  });
+});
+
+describe('isForeignKeyViolation', () => {
+  const failed = (code: string, constraint?: string) =>
+    new QueryFailedError('INSERT', [], Object.assign(new Error('violates foreign key'), { code, constraint }));
+
+  it('recognises a foreign key violation on the named constraint only', () => {
+    expect(isForeignKeyViolation(failed('23503', 'webhook_replays_subscription_id_fkey'), 'webhook_replays_subscription_id_fkey')).toBe(
+      true,
+    );
+    expect(isForeignKeyViolation(failed('23503', 'other_fkey'), 'webhook_replays_subscription_id_fkey')).toBe(false);
+    expect(isForeignKeyViolation(failed('23505', 'webhook_replays_subscription_id_fkey'), 'webhook_replays_subscription_id_fkey')).toBe(
+      false,
+    );
+    expect(isForeignKeyViolation(new Error('other'), 'x')).toBe(false);
   });
 });

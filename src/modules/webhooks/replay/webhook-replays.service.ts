@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isUniqueViolation } from '../../../platform/database/pg-errors';
+import { isForeignKeyViolation, isUniqueViolation } from '../../../platform/database/pg-errors';
 import { parseDateTime } from '../../../platform/http/validators';
 import { isIdOf, newId } from '../../../platform/ids/ids';
 import { RETENTION_DAYS } from '../maintenance/webhook-retention.service';
 import { distinctEventFilters } from '../subscriptions/webhook-subscription.rules';
 import { WebhookQueue } from '../webhook-queue.service';
-import { RUNNING_REPLAY_CONSTRAINT, WebhookReplaysRepository } from '../webhook-replays.repository';
+import { REPLAY_SUBSCRIPTION_CONSTRAINT, RUNNING_REPLAY_CONSTRAINT, WebhookReplaysRepository } from '../webhook-replays.repository';
 import { WebhookSubscriptionsRepository } from '../webhook-subscriptions.repository';
 import {
   ReplayRunningError,
@@ -68,6 +68,8 @@ export class WebhookReplaysService {
       // The unique index decides between concurrent starts.
       if (isUniqueViolation(error, RUNNING_REPLAY_CONSTRAINT))
         throw new ReplayRunningError(await this.replays.runningOf(accountId, subscriptionId));
+      // The subscription was deleted since it was found: its 404, as a moment later.
+      if (isForeignKeyViolation(error, REPLAY_SUBSCRIPTION_CONSTRAINT)) throw new WebhookNotFoundError(subscriptionId);
       throw error;
     }
     await this.queue.enqueueReplays([id]);
