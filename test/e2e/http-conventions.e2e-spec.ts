@@ -195,6 +195,13 @@ describe('HTTP conventions', () => {
         expect(text).not.toContain(secret);
     });
 
+    it('answers a write that lost a race with a delete (a foreign key violation) with 409 conflict, not 500', async () => {
+      const res = await api.post('/v1/test-probe/orphans').expect(409);
+      const problem = expectProblem(res, 409, 'conflict', '/v1/test-probe/orphans');
+      expect(problem.detail).toMatch(/deleted by another request meanwhile/);
+      for (const internal of ['api_keys', 'acct_deleted_meanwhile', 'foreign key', 'violates']) expect(res.text).not.toContain(internal);
+    });
+
     it('answers a path parameter with a malformed percent-encoding with 400, not 500', async () => {
       const res = await api.get('/v1/test-probe/items/%E0%A4%A').expect(400);
       expectProblem(res, 400, 'badRequest');

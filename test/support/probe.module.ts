@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, Module, Param, Post, Query } from '@nestjs/common';
 import { EventsModule } from '../../src/modules/events/events.module';
 import { EventsService } from '../../src/modules/events/events.service';
@@ -124,6 +125,17 @@ export class ProbeController {
   @Get('items/:id')
   one(@Param('id') id: string) {
     return { id };
+  }
+
+  /** A write naming an account that is gone, as a race with a delete leaves it: a foreign key violation no service mapped. */
+  @Post('orphans')
+  async createOrphan(@Ctx() ctx: RequestContext) {
+    return this.uow.run(ctx, (tx) =>
+      tx.manager.query(`INSERT INTO api_keys (id, account_id, key_hash, kind) VALUES ($1, 'acct_deleted_meanwhile', $2, 'platform')`, [
+        newId('apiKey'),
+        randomBytes(32),
+      ]),
+    );
   }
 
   /** An unexpected failure whose message must never reach the client. */

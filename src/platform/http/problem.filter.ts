@@ -14,6 +14,12 @@ type Rendered = Omit<ProblemInput, 'instance' | 'requestId'> & { headers?: Recor
  * query (22021 in text, 22P05 in jsonb). That is the client's input, so a 400, not a 500.
  */
 const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
+/**
+ * A foreign key violation that no service mapped to its own answer: a row this request refers to
+ * was deleted by a concurrent request after the request found it. Its state collided with another
+ * request's, so a 409 the client can act on (read again, retry), not a 500.
+ */
+const FOREIGN_KEY_VIOLATION = '23503';
 
 const INTERNAL: Rendered = {
   status: 500,
@@ -61,8 +67,17 @@ export class ProblemFilter implements ExceptionFilter {
       // Express maps a malformed percent-encoding in the path to a 400 URIError.
       return { status, code: status === 400 ? 'badRequest' : 'httpError', detail: error.message };
     }
-    if (error instanceof QueryFailedError && UNSTORABLE_TEXT_CODES.has((error.driverError as { code?: string })?.code ?? '')) {
+    const sqlState = error instanceof QueryFailedError ? ((error.driverError as { code?: string })?.code ?? '') : '';
+    if (UNSTORABLE_TEXT_CODES.has(sqlState)) {
       return { status: 400, code: 'invalidCharacters', detail: 'The request contains a character that cannot be stored (such as U+0000)' };
+    }
+    if (sqlState === FOREIGN_KEY_VIOLATION) {
+      this.logger.warn(`a foreign key violation reached the filter (a race with a delete): ${(error as Error).message}`);
+      return {
+        status: 409,
+        code: 'conflict',
+        detail: 'A resource this request refers to was deleted by another request meanwhile; read it again before retrying',
+      };
     }
     this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     return INTERNAL;
