@@ -5,6 +5,7 @@ import { SchedulingModule } from '../../platform/scheduling/scheduling.module';
 import { EventsModule } from '../events/events.module';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
+import { DeliverySigningSecrets } from './delivery/delivery-signing-secrets';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookPoster } from './delivery/webhook-poster';
 import { WebhookOperationalEvents } from './delivery/webhook-operational-events.service';
@@ -37,6 +38,7 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     WebhookSubscriptionsRepository,
     WebhookSecretsService,
     WebhookDispatchService,
+    DeliverySigningSecrets,
     WebhookDeliveryService,
     WebhookOperationalEvents,
     WebhookPoster,

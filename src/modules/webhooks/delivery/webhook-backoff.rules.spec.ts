@@ -5,6 +5,8 @@ import {
   parseRetryAfter,
   RETRY_AFTER_MAX_MS,
   retryDelayMs,
+  settleAttempt,
+  SettleInput,
 } from './webhook-backoff.rules';
 
 const now = new Date('2026-01-01T00:00:00.000Z');
@@ -149,5 +151,70 @@ describe('410 Gone (extension)', () => {
     });
     expect(failureCounterEffect('failed_permanent', { test: false }, false, 'gone')).toBe('gone');
     expect(failureCounterEffect('failed_permanent', { test: true }, false, 'gone')).toBe('none');
+  });
+});
+
+describe('settleAttempt', () => {
+  const at = new Date(now.getTime() - 250);
+  const settle = (report: Partial<SettleInput['report']>, delivery: Partial<SettleInput['delivery']> = {}, uncounted = false) =>
+    settleAttempt({
+      report: { outcome: 'failed', responseCode: 500, responseSnippet: 'oops', errorMessage: 'HTTP 500', ...report },
+      at,
+      durationMs: 250,
+      uncounted,
+      delivery: { attemptCount: 0, retryBase: 0, test: false, maxRetries: 2, ...delivery },
+      retryBaseMs: base,
+      now,
+    });
+
+  it('records a success: delivered, the counter reset, the attempt as it went', () => {
+    const settled = settle({ outcome: 'ok', responseCode: 204, responseSnippet: null, errorMessage: null, resolvedIp: '203.0.113.7' });
+    expect(settled).toEqual({
+      attemptCount: 1,
+      state: { status: 'delivered', nextRetryAt: null },
+      counter: 'reset',
+      attempt: {
+        at: at.toISOString(),
+        responseCode: 204,
+        responseSnippet: null,
+        errorMessage: null,
+        durationMs: 250,
+        errorClass: null,
+        resolvedIp: '203.0.113.7',
+        timings: null,
+        retryAfterMs: null,
+      },
+      backpressureUntil: null,
+    });
+  });
+
+  it('counts the retry budget from the current round (a retried or replayed delivery starts a new one)', () => {
+    expect(settle({}, { attemptCount: 2 }).state.status).toBe('failed_permanent');
+    expect(settle({}, { attemptCount: 2 }).counter).toBe('increment');
+    const newRound = settle({}, { attemptCount: 3, retryBase: 3 });
+    expect(newRound.attemptCount).toBe(4);
+    expect(newRound.state).toMatchObject({ status: 'pending', delayMs: base, retryNumber: 1 });
+    expect(newRound.counter).toBe('none');
+  });
+
+  it('honours a Retry-After within its bounds and says so in the attempt; back-pressure only on a counted failure', () => {
+    const pending = settle({ responseCode: 429, retryAfter: '120' });
+    expect(pending.state).toMatchObject({ status: 'pending', delayMs: 120_000 });
+    expect(pending.attempt.retryAfterMs).toBe(120_000);
+    expect(pending.backpressureUntil).toBeNull();
+    // The last attempt: the delay it would have had is kept, and the counted failure sets back-pressure.
+    const last = settle({ responseCode: 503, retryAfter: '10' }, { attemptCount: 2 });
+    expect(last.state.status).toBe('failed_permanent');
+    expect(last.attempt.retryAfterMs).toBe(clampRetryAfter(10_000, retryDelayMs(base, 3)));
+    expect(last.backpressureUntil).toEqual(new Date(now.getTime() + last.attempt.retryAfterMs!));
+    expect(settle({ responseCode: 503, retryAfter: 'soon' }).attempt.retryAfterMs).toBeNull();
+  });
+
+  it('says a 410 disabled the subscription, and counts nothing for test deliveries or uncounted stops', () => {
+    const gone = settle({ outcome: 'gone', responseCode: 410, errorMessage: 'HTTP 410' });
+    expect(gone.counter).toBe('gone');
+    expect(gone.attempt.errorMessage).toBe('HTTP 410: the receiver is gone, subscription disabled');
+    expect(settle({}, { attemptCount: 2, test: true }).counter).toBe('none');
+    expect(settle({ outcome: 'lost', responseCode: null }, { attemptCount: 2 }, true).counter).toBe('none');
   });
 });

@@ -1,3 +1,6 @@
+import type { DeliveryAttempt } from '../webhook-delivery.entity';
+import type { AttemptReport } from './webhook-poster';
+
 /**
  * What happens to a delivery after an attempt (spec 3.3, 6.1 rule 1): pure, so the whole
  * table is unit-tested. Retry n (n = 1 for the first retry) waits base × 2^(n-1).
@@ -94,4 +97,68 @@ export function failureCounterEffect(
   if (status === 'delivered') return 'reset';
   if (status === 'failed_permanent') return 'increment';
   return 'none';
+}
+
+/** An attempt as it ended, and the delivery it belongs to (as claimed before the attempt). */
+export interface SettleInput {
+  report: AttemptReport;
+  /** When the attempt started, and how long it took (null: unknown, a lost attempt). */
+  at: Date;
+  durationMs: number | null;
+  /** Not the receiver's failure: never counts towards auto-disable. */
+  uncounted: boolean;
+  delivery: { attemptCount: number; retryBase: number; test: boolean; maxRetries: number };
+  retryBaseMs: number;
+  now: Date;
+}
+
+/** What to record of a settled attempt: the delivery's next state, the counter's change, the attempt's log entry. */
+export interface SettledAttempt {
+  /** The delivery's attempts including this one. */
+  attemptCount: number;
+  state: NextDeliveryState;
+  counter: ReturnType<typeof failureCounterEffect>;
+  attempt: DeliveryAttempt;
+  /** Until when the subscription's answers are back-pressure (a counted failure with Retry-After); null otherwise. */
+  backpressureUntil: Date | null;
+}
+
+/**
+ * Settles an attempt: the delivery's next state (the retry budget counts from the current round, since
+ * a retried or replayed delivery starts a new one), the failure counter's change, and the attempt's
+ * entry in the delivery log, with the delay a Retry-After answer set, as honoured (or as it would
+ * have been, after the last attempt).
+ */
+export function settleAttempt({ report, at, durationMs, uncounted, delivery, retryBaseMs, now }: SettleInput): SettledAttempt {
+  const attemptCount = delivery.attemptCount + 1;
+  const attemptsInRound = attemptCount - delivery.retryBase;
+  const retryAfterMs = report.retryAfter ? parseRetryAfter(report.retryAfter, now) : null;
+  const state = nextDeliveryState({
+    outcome: report.outcome,
+    attemptCount: attemptsInRound,
+    maxRetries: delivery.maxRetries,
+    retryBaseMs,
+    now,
+    retryAfterMs,
+  });
+  const counter = failureCounterEffect(state.status, delivery, uncounted, report.outcome);
+  const backpressureMs =
+    retryAfterMs === null
+      ? null
+      : state.status === 'pending'
+        ? state.delayMs
+        : clampRetryAfter(retryAfterMs, retryDelayMs(retryBaseMs, attemptsInRound));
+  const attempt: DeliveryAttempt = {
+    at: at.toISOString(),
+    responseCode: report.responseCode,
+    responseSnippet: report.responseSnippet,
+    errorMessage: counter === 'gone' ? `${report.errorMessage}: the receiver is gone, subscription disabled` : report.errorMessage,
+    durationMs,
+    errorClass: report.errorClass ?? null,
+    resolvedIp: report.resolvedIp ?? null,
+    timings: report.timings ?? null,
+    retryAfterMs: backpressureMs,
+  };
+  const backpressureUntil = backpressureMs !== null && counter === 'increment' ? new Date(now.getTime() + backpressureMs) : null;
+  return { attemptCount, state, counter, attempt, backpressureUntil };
 }

@@ -1,4 +1,5 @@
 import {
+  attemptResult,
   buildEnvelope,
   capSnippet,
   deliveryHeaders,
@@ -10,7 +11,9 @@ import {
   SNIPPET_RETENTION_MS,
   snippetExpiry,
   testEnvelopeSource,
+  SUBSCRIPTION_DISABLED_MESSAGE,
   urlRuleErrorClass,
+  whyUnclaimed,
 } from './webhook-delivery.rules';
 import { signPayload } from './webhook-signer.rules';
 
@@ -231,5 +234,34 @@ describe('snippetExpiry', () => {
     expect(snippetExpiry({ at, responseSnippet: 'ok' })).toBe(new Date(Date.parse(at) + SNIPPET_RETENTION_MS).toISOString());
     expect(snippetExpiry({ at, responseSnippet: '' })).toBeNull();
     expect(snippetExpiry({ at, responseSnippet: null })).toBeNull();
+  });
+});
+
+describe('whyUnclaimed', () => {
+  it('tells a deleted, finished, stale or claimed attempt apart', () => {
+    expect(whyUnclaimed(undefined, 0)).toBe('missing');
+    expect(whyUnclaimed({ status: 'delivered', attemptCount: 1 }, 0)).toBe('finished');
+    expect(whyUnclaimed({ status: 'pending', attemptCount: 2 }, 1)).toBe('stale');
+    expect(whyUnclaimed({ status: 'pending', attemptCount: 1 }, 1)).toBe('in_flight');
+  });
+});
+
+describe('attemptResult', () => {
+  const report = (outcome: 'ok' | 'failed' | 'fatal' | 'lost' | 'gone', responseCode: number | null, errorMessage: string | null) => ({
+    outcome,
+    responseCode,
+    responseSnippet: null,
+    errorMessage,
+  });
+
+  it('names each way an attempt ends for the metrics and logs', () => {
+    expect(attemptResult(report('ok', 204, null))).toBe('success');
+    expect(attemptResult(report('lost', null, 'outcome unknown'))).toBe('lost');
+    expect(attemptResult(report('fatal', null, SUBSCRIPTION_DISABLED_MESSAGE))).toBe('disabled');
+    expect(attemptResult(report('fatal', null, 'url refused: private address'))).toBe('url_rule');
+    expect(attemptResult(report('failed', 500, 'HTTP 500'))).toBe('http_error');
+    expect(attemptResult(report('gone', 410, 'HTTP 410'))).toBe('http_error');
+    expect(attemptResult(report('failed', null, 'timed out after 10000 ms'))).toBe('timeout');
+    expect(attemptResult(report('failed', null, 'network error: ECONNREFUSED'))).toBe('network_error');
   });
 });

@@ -1,5 +1,6 @@
 import { signPayload } from './webhook-signer.rules';
 import type { AttemptErrorClass } from '../webhook-delivery.entity';
+import type { AttemptReport } from './webhook-poster';
 
 /**
  * Pure pieces of a delivery attempt: the body envelope and the request headers (spec 6.1), the
@@ -147,6 +148,31 @@ export function networkErrorMessage(error: unknown, timedOut: boolean, timeoutMs
 
 /** The log's text for an attempt whose worker died (or lost the database) before recording it. */
 export const LOST_ATTEMPT_MESSAGE = 'outcome unknown: the attempt was not recorded in time (worker stopped or database unreachable)';
+/** The log's text for a pending delivery stopped because its subscription is disabled. */
+export const SUBSCRIPTION_DISABLED_MESSAGE = 'subscription disabled';
+
+/**
+ * Why a delivery job makes no attempt: the delivery is gone (subscription deleted), finished, the job is
+ * a stale duplicate, another run holds this attempt's claim, or its signing secret does not open.
+ */
+export type DroppedReason = 'missing' | 'finished' | 'stale' | 'in_flight' | 'unsignable';
+
+/** Why an attempt could not be claimed, from the delivery's row as it is now (undefined: gone). */
+export function whyUnclaimed(row: { status: string; attemptCount: number } | undefined, expectedAttemptCount: number): DroppedReason {
+  if (!row) return 'missing';
+  if (row.status !== 'pending') return 'finished';
+  if (row.attemptCount !== expectedAttemptCount) return 'stale';
+  return 'in_flight';
+}
+
+/** The attempt's result as the metrics and logs name it. */
+export function attemptResult(report: AttemptReport): string {
+  if (report.outcome === 'ok') return 'success';
+  if (report.outcome === 'lost') return 'lost';
+  if (report.outcome === 'fatal') return report.errorMessage === SUBSCRIPTION_DISABLED_MESSAGE ? 'disabled' : 'url_rule';
+  if (report.responseCode !== null) return 'http_error';
+  return report.errorMessage?.startsWith('timed out') ? 'timeout' : 'network_error';
+}
 
 /** Error codes of a failure (the error's, its causes' and, for happy eyeballs, each attempt's), outermost first. */
 export function errorCodes(error: unknown): string[] {

@@ -5,32 +5,27 @@ import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { Coalescer } from '../../../platform/concurrency/coalescer';
 import { KeyedConcurrencyLimiter } from '../../../platform/concurrency/keyed-limiter';
-import { SecretBox } from '../../../platform/secrets/secret-box';
-import { SecretBoxError } from '../../../platform/secrets/secret-box.rules';
 import { EventsService } from '../../events/events.service';
 import { RecordAttemptInput, RecordAttemptResult, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { DeliveryRow } from '../webhook-delivery.row';
 import { DeliveryAttempt } from '../webhook-delivery.entity';
 import { DeliveryJobData, WebhookQueue } from '../webhook-queue.service';
+import { NextDeliveryState, settleAttempt } from './webhook-backoff.rules';
 import {
-  clampRetryAfter,
-  failureCounterEffect,
-  nextDeliveryState,
-  NextDeliveryState,
-  parseRetryAfter,
-  retryDelayMs,
-} from './webhook-backoff.rules';
-import {
+  attemptResult,
   buildEnvelope,
   deliveryHeaders,
+  DroppedReason,
   EnvelopeSource,
   eventEnvelopeSource,
   LOST_ATTEMPT_MESSAGE,
+  SUBSCRIPTION_DISABLED_MESSAGE,
   testEnvelopeSource,
+  whyUnclaimed,
 } from './webhook-delivery.rules';
 import { Metrics } from '../../../platform/metrics/metrics';
 import { AttemptReport, isAttemptReport, WebhookPoster } from './webhook-poster';
-import { signingSecrets } from './webhook-signer.rules';
+import { DeliverySigningSecrets } from './delivery-signing-secrets';
 import { WebhookOperationalEvents } from './webhook-operational-events.service';
 
 /** Concurrent attempts share their claim-and-load and record queries: up to this many rows per query, this many queries at once. */
@@ -42,8 +37,6 @@ const QUERIES_IN_PARALLEL = 4;
  * when full (a bound, not an LRU: the locality is short).
  */
 const RECENT_EVENTS_MAX = 1_000;
-/** Signing secrets opened lately, by subscription and sealed value (a fan-out signs with a few secrets many times); emptied when full. */
-const OPENED_SECRETS_MAX = 1_000;
 /**
  * An attempt's claim holds this long unless renewed; the worker renews the claims of its running
  * attempts every CLAIM_RENEW_MS, so a claim runs out only when its worker is gone (killed, or cut off
@@ -56,14 +49,9 @@ const RECORD_RETRY_DELAYS_MS = [200, 600];
 /** Lost attempts recovered per sweep run. */
 const LOST_BATCH = 500;
 
-export const SUBSCRIPTION_DISABLED_MESSAGE = 'subscription disabled';
-
 export type AttemptResult =
-  /**
-   * Nothing to do: the delivery is gone (subscription deleted), finished, this job is a stale duplicate,
-   * another run holds this attempt's claim, or its secret does not open.
-   */
-  | { kind: 'dropped'; reason: 'missing' | 'finished' | 'stale' | 'in_flight' | 'unsignable' }
+  /** Nothing to do (see DroppedReason). */
+  | { kind: 'dropped'; reason: DroppedReason }
   /** The subscription already has its share of concurrent calls: try this job again shortly. */
   | { kind: 'busy'; subscriptionId: string }
   /** Attempted (or stopped): `recorded` false when another run of the same attempt recorded it first. */
@@ -75,7 +63,7 @@ interface DeliveryWork extends DeliveryRow {
 }
 
 /** What a claim-and-load gives one job: its claimed attempt, or why there is none. */
-type Claimed = { work: DeliveryWork } | { dropped: Extract<AttemptResult, { kind: 'dropped' }>['reason'] };
+type Claimed = { work: DeliveryWork } | { dropped: DroppedReason };
 
 interface AttemptRef {
   id: string;
@@ -113,10 +101,6 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
   private readonly limiter: KeyedConcurrencyLimiter;
   /** Event id → envelope source (see RECENT_EVENTS_MAX). */
   private readonly recentEvents = new Map<string, EnvelopeSource>();
-  /** `<subscription id>:<sealed secret>` → the secret (see OPENED_SECRETS_MAX). */
-  private readonly openedSecrets = new Map<string, string>();
-  /** Subscriptions whose secret did not open, reported once per process. */
-  private readonly reportedUnsignable = new Set<string>();
   private readonly userAgent: string;
   private readonly claims: Coalescer<AttemptRef, Claimed>;
   private readonly releases: Coalescer<AttemptRef, undefined>;
@@ -132,7 +116,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     private readonly poster: WebhookPoster,
     private readonly queue: WebhookQueue,
     private readonly metrics: Metrics,
-    private readonly box: SecretBox,
+    private readonly secrets: DeliverySigningSecrets,
     private readonly operational: WebhookOperationalEvents,
   ) {
     const { concurrencyPerSubscription } = config.webhook;
@@ -179,7 +163,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
         // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
         return await this.finish(work, { report: DISABLED_REPORT, at: new Date(), durationMs: 0, claim: 'held', uncounted: true });
       }
-      const secrets = this.openSecrets(work);
+      const secrets = this.secrets.forDelivery(work);
       if (!secrets) {
         await this.releases.call(ref);
         return { kind: 'dropped', reason: 'unsignable' };
@@ -237,7 +221,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     const rows = await this.repository.claimForSending(refs, CLAIM_LEASE_MS);
     const unclaimed = refs.filter((_, i) => !rows[i]);
     const current = unclaimed.length > 0 ? await this.repository.loadDeliveries(unclaimed.map((ref) => ref.id)) : [];
-    const why = new Map(unclaimed.map((ref, i) => [ref, whyUnclaimed(current[i], ref)]));
+    const why = new Map(unclaimed.map((ref, i) => [ref, whyUnclaimed(current[i], ref.expectedAttemptCount)]));
     const sources = await this.eventSources(rows.flatMap((row) => (row?.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
     return refs.map((ref, i): Claimed => {
       const row = rows[i];
@@ -281,40 +265,6 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     return sources;
   }
 
-  /**
-   * The secrets that sign this delivery now, opened (new first; the previous one while its overlap
-   * lasts); undefined, reported once, when one is sealed with a key SECRETS_ENCRYPTION_KEY no longer
-   * lists: the delivery stays pending, unsent, until the key is back.
-   */
-  private openSecrets(work: DeliveryWork): string[] | undefined {
-    const { signingSecret } = work.subscription;
-    // The legacy webhook has no secret: its deliveries go unsigned (spec 9.2), all else the same.
-    if (signingSecret === null) return [];
-    try {
-      return signingSecrets({ ...work.subscription, signingSecret }, new Date()).map((sealed) =>
-        this.openSecret(sealed, work.subscriptionId),
-      );
-    } catch (error) {
-      if (!(error instanceof SecretBoxError)) throw error;
-      if (!this.reportedUnsignable.has(work.subscriptionId)) {
-        this.reportedUnsignable.add(work.subscriptionId);
-        this.logger.error({ subscriptionId: work.subscriptionId, error: error.message }, 'signing secret does not open: deliveries wait');
-      }
-      return undefined;
-    }
-  }
-
-  private openSecret(sealed: string, subscriptionId: string): string {
-    const key = `${subscriptionId}:${sealed}`;
-    let secret = this.openedSecrets.get(key);
-    if (secret === undefined) {
-      secret = this.box.open(sealed, subscriptionId);
-      if (this.openedSecrets.size >= OPENED_SECRETS_MAX) this.openedSecrets.clear();
-      this.openedSecrets.set(key, secret);
-    }
-    return secret;
-  }
-
   /** Checks the URL again and POSTs the attempt signed with `secrets`. */
   private async send(work: DeliveryWork, secrets: string[]): Promise<AttemptRecord> {
     const checkedAt = new Date();
@@ -339,38 +289,15 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
 
   /** Records the attempt (and the failure counter) and schedules the retry, if any. */
   private async finish(work: DeliveryRow, { report, at, durationMs, claim, uncounted = false }: AttemptRecord): Promise<AttemptResult> {
-    const attemptCount = work.attemptCount + 1;
-    // The retry budget counts from the current round (a retried or replayed delivery starts a new one).
-    const attemptsInRound = attemptCount - work.retryBase;
-    const now = new Date();
-    const retryAfterMs = report.retryAfter ? parseRetryAfter(report.retryAfter, now) : null;
-    const state = nextDeliveryState({
-      outcome: report.outcome,
-      attemptCount: attemptsInRound,
-      maxRetries: work.subscription.maxRetries,
-      retryBaseMs: this.config.webhook.retryBaseMs,
-      now,
-      retryAfterMs,
-    });
-    const counter = failureCounterEffect(state.status, work, uncounted, report.outcome);
-    // The delay the answer asked for, as honoured (or as it would have been, after the last attempt).
-    const backpressureMs =
-      retryAfterMs === null
-        ? null
-        : state.status === 'pending'
-          ? state.delayMs
-          : clampRetryAfter(retryAfterMs, retryDelayMs(this.config.webhook.retryBaseMs, attemptsInRound));
-    const attempt: DeliveryAttempt = {
-      at: at.toISOString(),
-      responseCode: report.responseCode,
-      responseSnippet: report.responseSnippet,
-      errorMessage: counter === 'gone' ? `${report.errorMessage}: the receiver is gone, subscription disabled` : report.errorMessage,
+    const { attemptCount, state, counter, attempt, backpressureUntil } = settleAttempt({
+      report,
+      at,
       durationMs,
-      errorClass: report.errorClass ?? null,
-      resolvedIp: report.resolvedIp ?? null,
-      timings: report.timings ?? null,
-      retryAfterMs: backpressureMs,
-    };
+      uncounted,
+      delivery: { ...work, maxRetries: work.subscription.maxRetries },
+      retryBaseMs: this.config.webhook.retryBaseMs,
+      now: new Date(),
+    });
     const result = await this.record(work, {
       id: work.id,
       expectedAttemptCount: work.attemptCount,
@@ -378,7 +305,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
       status: state.status,
       nextRetryAt: state.nextRetryAt,
       counter,
-      backpressureUntil: backpressureMs !== null && counter === 'increment' ? new Date(now.getTime() + backpressureMs) : null,
+      backpressureUntil,
       claim,
     });
     if (!result.recorded) {
@@ -442,21 +369,4 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
       }
     }
   }
-}
-
-/** The attempt's result as the metrics and logs name it. */
-function attemptResult(report: AttemptReport): string {
-  if (report.outcome === 'ok') return 'success';
-  if (report.outcome === 'lost') return 'lost';
-  if (report.outcome === 'fatal') return report.errorMessage === SUBSCRIPTION_DISABLED_MESSAGE ? 'disabled' : 'url_rule';
-  if (report.responseCode !== null) return 'http_error';
-  return report.errorMessage?.startsWith('timed out') ? 'timeout' : 'network_error';
-}
-
-/** Why an attempt could not be claimed, from the delivery's row as it is now. */
-function whyUnclaimed(row: DeliveryRow | undefined, ref: AttemptRef): Extract<AttemptResult, { kind: 'dropped' }>['reason'] {
-  if (!row) return 'missing';
-  if (row.status !== 'pending') return 'finished';
-  if (row.attemptCount !== ref.expectedAttemptCount) return 'stale';
-  return 'in_flight';
 }
