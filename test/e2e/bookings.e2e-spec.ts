@@ -166,6 +166,19 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
       expect(res.body.errors[0].detail).toContain('ISO 8601 date-time');
     });
 
+    it('a date whose instant falls outside the years 0001-9999 in UTC is a 400 (it could only be returned in a form the API refuses)', async () => {
+      // Written in range, but the offset carries the instant past 9999-12-31 or before 0001-01-01 in UTC.
+      expect(pointersOf(await create({ endDate: '9999-12-31T23:59:00-10:00' }).expect(400))).toEqual(['#/endDate']);
+      expect(pointersOf(await create({ startDate: '0001-01-01T00:00:00+10:00' }).expect(400))).toEqual(['#/startDate']);
+      // The last and first instants of the range, however written, are bookings that read back as written.
+      const edge = await create({ startDate: '0001-01-01T00:00:00-01:00', endDate: '9999-12-31T23:59:59.999+00:00' }).expect(201);
+      expect(edge.body).toMatchObject({ startDate: '0001-01-01T01:00:00.000Z', endDate: '9999-12-31T23:59:59.999Z' });
+      await api
+        .patch(`/v1/bookings/${edge.body.bookingId}/dates`)
+        .send({ startDate: edge.body.startDate, endDate: edge.body.endDate })
+        .expect(200);
+    });
+
     it('required fields are required', async () => {
       for (const field of ['sourceBookingId', 'startDate', 'endDate', 'numberOfGuests', 'guestDetails']) {
         const res = await create({ [field]: undefined }).expect(400);

@@ -48,9 +48,11 @@ export function IsTimeZone(options?: ValidationOptions): PropertyDecorator {
 
 /**
  * An ISO 8601 / RFC 3339 date-time with its zone: `2025-06-01T15:00:00Z`, `2025-06-01T17:00+02:00`,
- * `2025-06-01T15:00:00.123456Z` (seconds optional; `T`/`Z` either case). Years 0001-9999, a real
- * calendar day (no 30 February), hours 00-23 (no 24:00), no leap second. Fractions beyond the
- * millisecond are truncated: every date is kept to the millisecond, as a JavaScript Date holds it.
+ * `2025-06-01T15:00:00.123456Z` (seconds optional; `T`/`Z` either case). Years 0001-9999, as
+ * written and as the instant in UTC (dates are returned in UTC: `9999-12-31T23:00-05:00` would come
+ * back as `+010000-…`, which no client parses), a real calendar day (no 30 February), hours 00-23
+ * (no 24:00), no leap second. Fractions beyond the millisecond are truncated: every date is kept to
+ * the millisecond, as a JavaScript Date holds it.
  */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
@@ -74,7 +76,9 @@ export function parseDateTime(value: unknown): Date | undefined {
   const utc = new Date(0);
   utc.setUTCFullYear(year, month - 1, day); // setUTCFullYear, unlike Date.UTC, keeps years 0001-0099 as written
   utc.setUTCHours(hour, minute, second, millis);
-  return new Date(utc.getTime() - offsetMinutes * 60_000);
+  const instant = new Date(utc.getTime() - offsetMinutes * 60_000);
+  const utcYear = instant.getUTCFullYear();
+  return utcYear >= 1 && utcYear <= 9999 ? instant : undefined;
 }
 
 function isLeapYear(year: number): boolean {
