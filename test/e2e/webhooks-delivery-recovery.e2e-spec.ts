@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { WebhookDeliveryProcessor } from '../../src/modules/webhooks/delivery/webhook-delivery.processor';
 import { LOST_ATTEMPT_MESSAGE } from '../../src/modules/webhooks/delivery/webhook-delivery.rules';
 import { WebhookDeliveryService } from '../../src/modules/webhooks/delivery/webhook-delivery.service';
-import { WebhookDeliveriesRepository } from '../../src/modules/webhooks/webhook-deliveries.repository';
+import { WebhookAttemptsRepository } from '../../src/modules/webhooks/webhook-attempts.repository';
 import { WebhookDispatchService } from '../../src/modules/webhooks/dispatch/webhook-dispatch.service';
 import { WebhookMaintenanceSchedule } from '../../src/modules/webhooks/maintenance/webhook-maintenance.schedule';
 import { WebhookDispatchProcessor } from '../../src/modules/webhooks/dispatch/webhook-dispatch.processor';
@@ -168,7 +168,7 @@ describe('webhook delivery recovery', () => {
 
   it('POSTs an attempt once when its record write fails once: the outcome is written on the next try', async () => {
     worker = await startWorker(ENV);
-    const repository = worker.ctx.get(WebhookDeliveriesRepository);
+    const repository = worker.ctx.get(WebhookAttemptsRepository);
     jest.spyOn(repository, 'recordAttempts').mockRejectedValueOnce(new Error('injected: connection reset'));
     const own = await createAccount(t);
     const client = clientFor(t, own);
@@ -184,7 +184,7 @@ describe('webhook delivery recovery', () => {
 
   it('never re-sends an attempt whose outcome could not be recorded: the sweep records it lost, the next attempt has a new retry count', async () => {
     worker = await startWorker(ENV);
-    const repository = worker.ctx.get(WebhookDeliveriesRepository);
+    const repository = worker.ctx.get(WebhookAttemptsRepository);
     const recordAttempts = repository.recordAttempts.bind(repository);
     // Every write of the first attempt's outcome fails.
     jest.spyOn(repository, 'recordAttempts').mockImplementation(async (inputs) => {

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { NetModule } from '../../platform/net/net.module';
 import { SchedulingModule } from '../../platform/scheduling/scheduling.module';
 import { EventsModule } from '../events/events.module';
+import { WebhookAttemptsRepository } from './webhook-attempts.repository';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { DeliverySigningSecrets } from './delivery/delivery-signing-secrets';
@@ -35,6 +36,7 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
   ],
   providers: [
     WebhookDeliveriesRepository,
+    WebhookAttemptsRepository,
     WebhookSubscriptionsRepository,
     WebhookSecretsService,
     WebhookDispatchService,

@@ -6,7 +6,8 @@ import { APP_CONFIG } from '../../../config/config.module';
 import { Coalescer } from '../../../platform/concurrency/coalescer';
 import { KeyedConcurrencyLimiter } from '../../../platform/concurrency/keyed-limiter';
 import { EventsService } from '../../events/events.service';
-import { RecordAttemptInput, RecordAttemptResult, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
+import { RecordAttemptInput, RecordAttemptResult, WebhookAttemptsRepository } from '../webhook-attempts.repository';
+import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { DeliveryRow } from '../webhook-delivery.row';
 import { DeliveryAttempt } from '../webhook-delivery.entity';
 import { DeliveryJobData, WebhookQueue } from '../webhook-queue.service';
@@ -112,6 +113,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: WebhookDeliveriesRepository,
+    private readonly attempts: WebhookAttemptsRepository,
     private readonly events: EventsService,
     private readonly poster: WebhookPoster,
     private readonly queue: WebhookQueue,
@@ -125,11 +127,11 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     this.userAgent = `PropertyOps-Webhooks/${config.version}`;
     this.claims = new Coalescer((refs) => this.claimWork(refs), QUERY_BATCH, QUERIES_IN_PARALLEL);
     this.releases = new Coalescer<AttemptRef, undefined>(
-      async (refs) => (await this.repository.releaseClaims(refs), refs.map(() => undefined)),
+      async (refs) => (await this.attempts.releaseClaims(refs), refs.map(() => undefined)),
       QUERY_BATCH,
       1,
     );
-    this.records = new Coalescer((inputs) => this.repository.recordAttempts(inputs), QUERY_BATCH, QUERIES_IN_PARALLEL);
+    this.records = new Coalescer((inputs) => this.attempts.recordAttempts(inputs), QUERY_BATCH, QUERIES_IN_PARALLEL);
   }
 
   /** After the workers closed (QueueShutdown), so attempts still running at shutdown keep their claims. */
@@ -191,7 +193,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
    * while retries remain. Returns how many were recorded.
    */
   async recoverLostAttempts(accountIds?: string[]): Promise<number> {
-    const lost = await this.repository.lostAttempts(LOST_BATCH, accountIds);
+    const lost = await this.attempts.lostAttempts(LOST_BATCH, accountIds);
     if (lost.length === 0) return 0;
     const rows = await this.repository.loadDeliveries(lost.map((attempt) => attempt.id));
     const results = await Promise.all(
@@ -218,7 +220,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
    * gone (retention deleted both in between) counts as gone too.
    */
   private async claimWork(refs: AttemptRef[]): Promise<Claimed[]> {
-    const rows = await this.repository.claimForSending(refs, CLAIM_LEASE_MS);
+    const rows = await this.attempts.claimForSending(refs, CLAIM_LEASE_MS);
     const unclaimed = refs.filter((_, i) => !rows[i]);
     const current = unclaimed.length > 0 ? await this.repository.loadDeliveries(unclaimed.map((ref) => ref.id)) : [];
     const why = new Map(unclaimed.map((ref, i) => [ref, whyUnclaimed(current[i], ref.expectedAttemptCount)]));
@@ -237,7 +239,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     this.running.add(deliveryId);
     this.renewal ??= setInterval(() => {
       if (this.running.size === 0) return;
-      this.repository
+      this.attempts
         .renewClaims([...this.running], CLAIM_LEASE_MS)
         .catch((error: Error) => this.logger.warn(`renewing ${this.running.size} attempt claim(s) failed: ${error.message}`));
     }, CLAIM_RENEW_MS);

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { EventsService } from '../../events/events.service';
-import { RecordAttemptInput, RecordAttemptResult, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
+import { RecordAttemptInput, RecordAttemptResult, WebhookAttemptsRepository } from '../webhook-attempts.repository';
 import { DeliveryRow } from '../webhook-delivery.row';
 import { WebhookSubscriptionsRepository } from '../webhook-subscriptions.repository';
 import { disabledEventResult, LAST_FAILURES_SHOWN, recoveredEventResult } from './webhook-operational-events.rules';
@@ -19,19 +19,19 @@ export class WebhookOperationalEvents {
 
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly repository: WebhookDeliveriesRepository,
+    private readonly attempts: WebhookAttemptsRepository,
     private readonly subscriptions: WebhookSubscriptionsRepository,
     private readonly events: EventsService,
   ) {}
 
   /**
-   * Records a counted permanent failure (see WebhookDeliveriesRepository.recordCountedFailure) and,
+   * Records a counted permanent failure (see WebhookAttemptsRepository.recordCountedFailure) and,
    * when it disabled the subscription, publishes webhook.disabled with the reason and the last failures,
    * all in one transaction.
    */
   recordCountedFailure(work: DeliveryRow, input: RecordAttemptInput): Promise<RecordAttemptResult> {
     return this.uow.run(context(work, `${input.id}.${input.expectedAttemptCount}`), async (tx) => {
-      const result = await this.repository.recordCountedFailure(input, tx.manager);
+      const result = await this.attempts.recordCountedFailure(input, tx.manager);
       // (Not for the legacy webhook, which has no secret: the legacy contract has no such events.)
       if (result.autoDisabled && work.subscription.signingSecret !== null) {
         const failures = await this.subscriptions.lastFailures(tx.manager, work.accountId, work.subscriptionId, LAST_FAILURES_SHOWN);
