@@ -2,6 +2,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import { NestContainer } from '@nestjs/core';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { newId } from '../../src/platform/ids/ids';
 import { ReminderDueProcessor } from '../../src/modules/reminders/reminder-due.processor';
 import { dueJobId } from '../../src/modules/reminders/reminder-due.rules';
 import { ReminderFiringService } from '../../src/modules/reminders/reminder-firing.service';
@@ -160,6 +161,28 @@ describe('reminders firing', () => {
     expect(Date.parse(due.firedAt)).toBeGreaterThanOrEqual(Date.parse(reminder.date));
     await jobGone(reminder.reminderId, reminder.date);
     expect(await dueEventsOf(account.accountId)).toHaveLength(1);
+  });
+
+  it('more reminders due at one instant than a sweep batch (500) all get their job, and each fires once', async () => {
+    const { account, api, propertyId } = await fresh();
+    const firing = (await worker()).ctx.get(ReminderFiringService);
+    // 501 turnovers at the same check-out, due within the arm horizon, written without a job (as the
+    // automation writes turnovers days ahead: only the sweep arms them as they come close).
+    const ids = Array.from({ length: 501 }, () => newId('reminder'));
+    await db.query(
+      `INSERT INTO reminders (id, account_id, property_id, title, date)
+       SELECT id, $2, $3, 'Turnover', date_trunc('milliseconds', now() + interval '4 seconds') FROM unnest($1::text[]) AS id`,
+      [ids, account.accountId, propertyId],
+    );
+    const [{ date }] = await db.query(`SELECT date FROM reminders WHERE id = $1`, [ids[0]]);
+    await firing.sweep({ accountIds: [account.accountId] });
+    // Every one has its job (or, on a machine slow enough to reach the date meanwhile, has fired).
+    const fired = new Set((await dueEventsOf(account.accountId)).map((e) => e.reminderId));
+    const unarmed = [];
+    for (const id of ids) if (!fired.has(id) && !(await queue.getJob(dueJobId(id, date)))) unarmed.push(id);
+    expect(unarmed).toEqual([]);
+    await waitUntil(async () => (await dueEventsOf(account.accountId)).length >= ids.length, 20_000, 'every reminder to fire');
+    expect((await dueEventsOf(account.accountId)).map((e) => e.reminderId).sort()).toEqual([...ids].sort());
   });
 
   it('a job whose worker was down at the time fires once, late, when a worker starts', async () => {

@@ -66,8 +66,10 @@ export class ReminderFiringService {
   async sweep(scope: { accountIds?: string[]; signal?: AbortSignal } = {}): Promise<{ fired: number; armed: number }> {
     let fired = 0;
     let armed = 0;
+    let after: { date: Date; id: string } | undefined;
     for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !scope.signal?.aborted; batch++) {
-      const rows = await this.repository.unfiredUntil(armHorizonMs(this.config.reminders.sweepIntervalMs), SWEEP_BATCH, scope.accountIds);
+      const horizonMs = armHorizonMs(this.config.reminders.sweepIntervalMs);
+      const rows = await this.repository.unfiredUntil(horizonMs, SWEEP_BATCH, scope.accountIds, after);
       const overdue = rows.filter((row) => row.overdueMs > DUE_GRACE_MS);
       const upcoming = rows.filter((row) => row.overdueMs <= DUE_GRACE_MS);
       // Overdue ones first: firing needs only the database, whatever state Redis is in.
@@ -76,8 +78,10 @@ export class ReminderFiringService {
       }
       await this.queue.arm(upcoming);
       armed += upcoming.length;
-      // Only overdue rows leave the result once handled: stop when a batch had room to spare.
-      if (rows.length < SWEEP_BATCH || overdue.length === 0) break;
+      // The next batch starts after this one: the upcoming rows stay unfired, and a batch full of them
+      // must not hide the reminders due at the same time beyond it (500 check-outs at 10:00).
+      if (rows.length < SWEEP_BATCH) break;
+      after = rows[rows.length - 1];
     }
     if (fired > 0) this.logger.log(`reminder sweep: fired ${fired} overdue reminder(s) whose job was lost`);
     return { fired, armed };

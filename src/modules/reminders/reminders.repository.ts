@@ -151,20 +151,23 @@ export class RemindersRepository {
   }
 
   /**
-   * The sweep: unfired reminders of every account (or of some) dated up to `horizonMs` from now, oldest
-   * first, with how overdue each is (negative: still to come). Index reminders_unfired_date_idx.
+   * The sweep: unfired reminders of every account (or of some) dated up to `horizonMs` from now, by
+   * (date, id), after `after` (the last row of the previous batch), with how overdue each is
+   * (negative: still to come). Index reminders_unfired_date_idx.
    */
   async unfiredUntil(
     horizonMs: number,
     limit: number,
     accountIds?: string[],
+    after?: { date: Date; id: string },
   ): Promise<Array<{ accountId: string; id: string; date: Date; overdueMs: number }>> {
     const rows: Array<{ account_id: string; id: string; date: Date; overdue_ms: number }> = await this.dataSource.query(
       `SELECT account_id, id, date, EXTRACT(EPOCH FROM now() - date)::float8 * 1000 AS overdue_ms FROM reminders
         WHERE fired_at IS NULL AND date <= now() + make_interval(secs => $1::float8 / 1000)
           AND ($3::text[] IS NULL OR account_id = ANY($3::text[]))
-        ORDER BY date LIMIT $2`,
-      [horizonMs, limit, accountIds ?? null],
+          AND ($4::timestamptz IS NULL OR (date, id) > ($4::timestamptz, $5::text))
+        ORDER BY date, id LIMIT $2`,
+      [horizonMs, limit, accountIds ?? null, after?.date ?? null, after?.id ?? null],
     );
     return rows.map((row) => ({ accountId: row.account_id, id: row.id, date: row.date, overdueMs: row.overdue_ms }));
   }
