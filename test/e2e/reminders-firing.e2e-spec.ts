@@ -164,7 +164,7 @@ describe('reminders firing', () => {
   });
 
   it('more reminders due at one instant than a sweep batch (500) all get their job, and each fires once', async () => {
-    const { account, api, propertyId } = await fresh();
+    const { account, propertyId } = await fresh();
     const firing = (await worker()).ctx.get(ReminderFiringService);
     // 501 turnovers at the same check-out, due within the arm horizon, written without a job (as the
     // automation writes turnovers days ahead: only the sweep arms them as they come close).
