@@ -15,11 +15,14 @@ type Rendered = Omit<ProblemInput, 'instance' | 'requestId'> & { headers?: Recor
  */
 const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
 /**
- * A foreign key violation that no service mapped to its own answer: a row this request refers to
- * was deleted by a concurrent request after the request found it. Its state collided with another
- * request's, so a 409 the client can act on (read again, retry), not a 500.
+ * A foreign key violation that no service mapped to its own answer, raised by a write naming a row
+ * that is not there (PostgreSQL's detail: "… is not present in table …"): a row this request refers
+ * to was deleted by a concurrent request after the request found it. Its state collided with another
+ * request's, so a 409 the client can act on (read again, retry), not a 500. The other kind, a delete
+ * of a row still referenced, is a bug of ours and stays a 500.
  */
 const FOREIGN_KEY_VIOLATION = '23503';
+const MISSING_REFERENCED_ROW = /is not present in table/;
 
 const INTERNAL: Rendered = {
   status: 500,
@@ -67,11 +70,12 @@ export class ProblemFilter implements ExceptionFilter {
       // Express maps a malformed percent-encoding in the path to a 400 URIError.
       return { status, code: status === 400 ? 'badRequest' : 'httpError', detail: error.message };
     }
-    const sqlState = error instanceof QueryFailedError ? ((error.driverError as { code?: string })?.code ?? '') : '';
+    const driverError = error instanceof QueryFailedError ? (error.driverError as { code?: string; detail?: string }) : undefined;
+    const sqlState = driverError?.code ?? '';
     if (UNSTORABLE_TEXT_CODES.has(sqlState)) {
       return { status: 400, code: 'invalidCharacters', detail: 'The request contains a character that cannot be stored (such as U+0000)' };
     }
-    if (sqlState === FOREIGN_KEY_VIOLATION) {
+    if (sqlState === FOREIGN_KEY_VIOLATION && MISSING_REFERENCED_ROW.test(driverError?.detail ?? '')) {
       this.logger.warn(`a foreign key violation reached the filter (a race with a delete): ${(error as Error).message}`);
       return {
         status: 409,
