@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { Job, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { Metrics } from '../../platform/metrics/metrics';
 import { startQueueWorker } from '../../platform/queue/queue-worker';
 import { QueueShutdown } from '../../platform/queue/queue-shutdown';
 import { CALENDAR_SYNC_QUEUE, CalendarSyncJobData } from './calendar-sync-queue.service';
@@ -25,6 +26,7 @@ export class CalendarSyncProcessor implements OnApplicationBootstrap {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sync: CalendarSyncService,
+    private readonly metrics: Metrics,
     private readonly shutdown: QueueShutdown,
   ) {}
 
@@ -36,6 +38,7 @@ export class CalendarSyncProcessor implements OnApplicationBootstrap {
       // A sync may take the whole download time-out and then its writes.
       { concurrency: CONCURRENCY, lockDuration: this.config.calendar.timeoutMs + 30_000 },
       this.logger,
+      this.metrics,
     );
     this.shutdown.closeWorkerOnShutdown(this.worker, CLOSE_WITHIN_MS);
   }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { DelayedError, Job, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { Metrics } from '../../platform/metrics/metrics';
 import { startQueueWorker } from '../../platform/queue/queue-worker';
 import { QueueShutdown } from '../../platform/queue/queue-shutdown';
 import { ReminderFiringService } from './reminder-firing.service';
@@ -26,6 +27,7 @@ export class ReminderDueProcessor implements OnApplicationBootstrap {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly firing: ReminderFiringService,
+    private readonly metrics: Metrics,
     private readonly shutdown: QueueShutdown,
   ) {}
 
@@ -36,6 +38,7 @@ export class ReminderDueProcessor implements OnApplicationBootstrap {
       (job, token) => this.process(job, token),
       { concurrency: CONCURRENCY },
       this.logger,
+      this.metrics,
     );
     this.shutdown.closeWorkerOnShutdown(this.worker, CLOSE_WITHIN_MS);
   }

@@ -10,8 +10,8 @@ export const WORKER_RUN_RETRY_DELAY_MS = 1_000;
 
 /**
  * Opens a BullMQ worker on a queue (worker process only), on the process's Redis connection and
- * prefix, logging failed jobs, and Redis outages as one line each; with `metrics`, each job's run time
- * goes into pop_queue_job_duration_seconds. Processors build their workers
+ * prefix, logging failed jobs, and Redis outages as one line each; each job's run time goes into
+ * pop_queue_job_duration_seconds. Processors build their workers
  * with this rather than @nestjs/bullmq's @Processor/WorkerHost, whose worker options are fixed when
  * the decorator is evaluated: concurrency and lock duration here come from config (lockDuration also
  * sets the lock renewal period at construction, so it cannot be changed on a running worker).
@@ -22,7 +22,7 @@ export function startQueueWorker<T>(
   process: Processor<T>,
   options: { concurrency: number; lockDuration?: number; stalledInterval?: number },
   logger: Logger,
-  metrics?: Metrics,
+  metrics: Metrics,
 ): Worker<T> {
   const worker = new Worker<T>(queueName, process, {
     connection: redisConnectionOptions(config.redisUrl),
@@ -32,14 +32,12 @@ export function startQueueWorker<T>(
   });
   worker.on('failed', (job, error) => logger.warn(`${queueName} job ${job?.name} ${job?.id} failed: ${error.message}`));
   watchBullMqOutages(worker, `${queueName} worker`, logger);
-  if (metrics) {
-    const duration = metrics.queueJobDuration;
-    const observe = (job: { processedOn?: number; finishedOn?: number } | undefined, result: string) => {
-      if (job?.processedOn && job.finishedOn) duration.observe({ queue: queueName, result }, (job.finishedOn - job.processedOn) / 1000);
-    };
-    worker.on('completed', (job) => observe(job, 'completed'));
-    worker.on('failed', (job) => observe(job, 'failed'));
-  }
+  const duration = metrics.queueJobDuration;
+  const observe = (job: { processedOn?: number; finishedOn?: number } | undefined, result: string) => {
+    if (job?.processedOn && job.finishedOn) duration.observe({ queue: queueName, result }, (job.finishedOn - job.processedOn) / 1000);
+  };
+  worker.on('completed', (job) => observe(job, 'completed'));
+  worker.on('failed', (job) => observe(job, 'failed'));
   return worker;
 }
 

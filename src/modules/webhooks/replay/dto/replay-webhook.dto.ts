@@ -1,7 +1,6 @@
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean } from 'class-validator';
+import { IsBoolean } from 'class-validator';
 import { IsDateTime, OptionalNotNull } from '../../../../platform/http/validators';
-import { IsEventFilterList } from '../../subscriptions/dto/create-webhook.dto';
-import { SUBSCRIPTION_LIMITS as L } from '../../subscriptions/webhook-subscription.rules';
+import { EventFilterList } from '../../subscriptions/dto/create-webhook.dto';
 
 /** POST /v1/webhooks/{webhookId}/replay (issue 13, an extension of the spec). */
 export class ReplayWebhookDto {
@@ -16,10 +15,7 @@ export class ReplayWebhookDto {
 
   /** Which events of the window; default the subscription's own filters. */
   @OptionalNotNull()
-  @IsArray()
-  @ArrayMinSize(L.eventFiltersMin)
-  @ArrayMaxSize(L.eventFiltersMax)
-  @IsEventFilterList()
+  @EventFilterList()
   eventFilters?: string[];
 
   /** Only events whose delivery to this subscription ended failed_permanent or never happened. */

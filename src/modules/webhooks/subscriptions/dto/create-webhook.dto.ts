@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -17,7 +18,7 @@ import { SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
 const FILTER_SHAPES = `an exact event name (property.create), a prefix wildcard (jobRequest.*) or *, at most ${EVENT_NAME_MAX_LENGTH} characters`;
 
 /** Every entry is a valid event filter; the message quotes the offending entries (up to five). */
-export function IsEventFilterList(): PropertyDecorator {
+function IsEventFilterList(): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
     registerDecorator({
       name: 'isEventFilterList',
@@ -36,6 +37,14 @@ export function IsEventFilterList(): PropertyDecorator {
       },
     });
   };
+}
+
+/**
+ * An eventFilters field (create, update, replay): an array of SUBSCRIPTION_LIMITS' count of valid
+ * event filters. Applied in the order the stacked decorators were, so the messages keep their order.
+ */
+export function EventFilterList(): PropertyDecorator {
+  return applyDecorators(IsEventFilterList(), ArrayMaxSize(L.eventFiltersMax), ArrayMinSize(L.eventFiltersMin), IsArray());
 }
 
 export function IsEventName(): PropertyDecorator {
@@ -58,10 +67,7 @@ export class CreateWebhookDto {
   @MaxLength(L.urlMax)
   url: string;
 
-  @IsArray()
-  @ArrayMinSize(L.eventFiltersMin)
-  @ArrayMaxSize(L.eventFiltersMax)
-  @IsEventFilterList()
+  @EventFilterList()
   eventFilters: string[];
 
   @OptionalNotNull()

@@ -1,7 +1,7 @@
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '../../../../platform/http/validators';
 import { SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
-import { IsEventFilterList } from './create-webhook.dto';
+import { EventFilterList } from './create-webhook.dto';
 
 /**
  * PATCH /v1/webhooks/{webhookId}: the fields spec 4.8 lists (url, eventFilters, enabled). maxRetries is
@@ -15,10 +15,7 @@ export class UpdateWebhookDto {
   url?: string;
 
   @OptionalNotNull()
-  @IsArray()
-  @ArrayMinSize(L.eventFiltersMin)
-  @ArrayMaxSize(L.eventFiltersMax)
-  @IsEventFilterList()
+  @EventFilterList()
   eventFilters?: string[];
 
   @OptionalNotNull()
