@@ -1,10 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Job, Worker } from 'bullmq';
+import { Job } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Metrics } from '../../platform/metrics/metrics';
-import { startQueueWorker } from '../../platform/queue/queue-worker';
-import { QueueShutdown } from '../../platform/queue/queue-shutdown';
+import { QueueWorkers } from '../../platform/queue/queue-worker';
 import { CALENDAR_SYNC_QUEUE, CalendarSyncJobData } from './calendar-sync-queue.service';
 import { CalendarSyncService } from './calendar-sync.service';
 
@@ -21,26 +19,21 @@ const CLOSE_WITHIN_MS = 500;
 @Injectable()
 export class CalendarSyncProcessor implements OnApplicationBootstrap {
   private readonly logger = new Logger(CalendarSyncProcessor.name);
-  private worker?: Worker<CalendarSyncJobData>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sync: CalendarSyncService,
-    private readonly metrics: Metrics,
-    private readonly shutdown: QueueShutdown,
+    private readonly workers: QueueWorkers,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.worker = startQueueWorker<CalendarSyncJobData>(
-      this.config,
+    this.workers.start<CalendarSyncJobData>(
       CALENDAR_SYNC_QUEUE,
       (job) => this.process(job),
       // A sync may take the whole download time-out and then its writes.
-      { concurrency: CONCURRENCY, lockDuration: this.config.calendar.timeoutMs + 30_000 },
+      { concurrency: CONCURRENCY, lockDuration: this.config.calendar.timeoutMs + 30_000, closeWithinMs: CLOSE_WITHIN_MS },
       this.logger,
-      this.metrics,
     );
-    this.shutdown.closeWorkerOnShutdown(this.worker, CLOSE_WITHIN_MS);
   }
 
   async process(job: Job<CalendarSyncJobData>): Promise<void> {

@@ -1,10 +1,5 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Worker } from 'bullmq';
-import { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
-import { Metrics } from '../../platform/metrics/metrics';
-import { startQueueWorker } from '../../platform/queue/queue-worker';
-import { QueueShutdown } from '../../platform/queue/queue-shutdown';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { QueueWorkers } from '../../platform/queue/queue-worker';
 import { LegacyBatchProcessingService } from './legacy-batch-processing.service';
 import { LEGACY_BATCH_QUEUE, LegacyBatchJobData } from './legacy-queue.service';
 
@@ -16,26 +11,20 @@ const CLOSE_WITHIN_MS = 5_000;
 @Injectable()
 export class LegacyBatchProcessor implements OnApplicationBootstrap {
   private readonly logger = new Logger(LegacyBatchProcessor.name);
-  private worker?: Worker<LegacyBatchJobData>;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly processing: LegacyBatchProcessingService,
-    private readonly metrics: Metrics,
-    private readonly shutdown: QueueShutdown,
+    private readonly workers: QueueWorkers,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.worker = startQueueWorker<LegacyBatchJobData>(
-      this.config,
+    this.workers.start<LegacyBatchJobData>(
       LEGACY_BATCH_QUEUE,
       async (job) => {
         await this.processing.process(job.data.batchId);
       },
-      { concurrency: CONCURRENCY },
+      { concurrency: CONCURRENCY, closeWithinMs: CLOSE_WITHIN_MS },
       this.logger,
-      this.metrics,
     );
-    this.shutdown.closeWorkerOnShutdown(this.worker, CLOSE_WITHIN_MS);
   }
 }

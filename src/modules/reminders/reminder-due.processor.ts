@@ -1,10 +1,6 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { DelayedError, Job, Worker } from 'bullmq';
-import { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
-import { Metrics } from '../../platform/metrics/metrics';
-import { startQueueWorker } from '../../platform/queue/queue-worker';
-import { QueueShutdown } from '../../platform/queue/queue-shutdown';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DelayedError, Job } from 'bullmq';
+import { QueueWorkers } from '../../platform/queue/queue-worker';
 import { ReminderFiringService } from './reminder-firing.service';
 import { REMINDER_DUE_QUEUE, ReminderDueJobData } from './reminder-queue.service';
 
@@ -22,25 +18,19 @@ const CLOSE_WITHIN_MS = 5_000;
 @Injectable()
 export class ReminderDueProcessor implements OnApplicationBootstrap {
   private readonly logger = new Logger(ReminderDueProcessor.name);
-  private worker?: Worker<ReminderDueJobData>;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly firing: ReminderFiringService,
-    private readonly metrics: Metrics,
-    private readonly shutdown: QueueShutdown,
+    private readonly workers: QueueWorkers,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.worker = startQueueWorker<ReminderDueJobData>(
-      this.config,
+    this.workers.start<ReminderDueJobData>(
       REMINDER_DUE_QUEUE,
       (job, token) => this.process(job, token),
-      { concurrency: CONCURRENCY },
+      { concurrency: CONCURRENCY, closeWithinMs: CLOSE_WITHIN_MS },
       this.logger,
-      this.metrics,
     );
-    this.shutdown.closeWorkerOnShutdown(this.worker, CLOSE_WITHIN_MS);
   }
 
   async process(job: Job<ReminderDueJobData>, token?: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { closeWithin } from './queue-worker';
+import { closeWithin } from './close-within';
 
 type Closable = Parameters<typeof closeWithin>[0];
 

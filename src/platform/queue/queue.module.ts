@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { QueueShutdown } from './queue-shutdown';
+import { QueueWorkers } from './queue-worker';
 
-/** The process's QueueShutdown, for every module that opens a queue or a worker. */
+/** The process's QueueShutdown and QueueWorkers, for every module that opens a queue or a worker. */
 @Global()
-@Module({ providers: [QueueShutdown], exports: [QueueShutdown] })
+@Module({ providers: [QueueShutdown, QueueWorkers], exports: [QueueShutdown, QueueWorkers] })
 export class QueueModule {}

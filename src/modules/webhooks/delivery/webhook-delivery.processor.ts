@@ -1,12 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { DelayedError, Job, Worker } from 'bullmq';
+import { DelayedError, Job } from 'bullmq';
 import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from '../webhook-queue.service';
-import { Metrics } from '../../../platform/metrics/metrics';
-import { startQueueWorker } from '../../../platform/queue/queue-worker';
-import { QueueShutdown } from '../../../platform/queue/queue-shutdown';
+import { QueueWorkers } from '../../../platform/queue/queue-worker';
 
 /** Time for running attempts to record their outcome once their POST ended, at shutdown. */
 const RECORD_WITHIN_MS = 2_000;
@@ -18,26 +16,25 @@ const RECORD_WITHIN_MS = 2_000;
 @Injectable()
 export class WebhookDeliveryProcessor implements OnApplicationBootstrap {
   private readonly logger = new Logger(WebhookDeliveryProcessor.name);
-  private worker?: Worker<DeliveryJobData>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly deliveries: WebhookDeliveryService,
-    private readonly metrics: Metrics,
-    private readonly shutdown: QueueShutdown,
+    private readonly workers: QueueWorkers,
   ) {}
 
   onApplicationBootstrap(): void {
     const { deliveryConcurrency, timeoutMs } = this.config.webhook;
-    this.worker = startQueueWorker<DeliveryJobData>(
-      this.config,
+    this.workers.start<DeliveryJobData>(
       WEBHOOK_DELIVERY_QUEUE,
       (job, token) => this.process(job, token),
-      { concurrency: deliveryConcurrency, lockDuration: timeoutMs + 30_000 },
+      {
+        concurrency: deliveryConcurrency,
+        lockDuration: timeoutMs + 30_000,
+        closeWithinMs: timeoutMs + RECORD_WITHIN_MS,
+      },
       this.logger,
-      this.metrics,
     );
-    this.shutdown.closeWorkerOnShutdown(this.worker, this.config.webhook.timeoutMs + RECORD_WITHIN_MS);
   }
 
   private async process(job: Job<DeliveryJobData>, token?: string): Promise<void> {

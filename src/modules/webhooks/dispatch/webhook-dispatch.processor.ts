@@ -1,12 +1,7 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Worker } from 'bullmq';
-import { AppConfig } from '../../../config/config';
-import { APP_CONFIG } from '../../../config/config.module';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { WebhookDispatchService } from './webhook-dispatch.service';
 import { DispatchJobData, WEBHOOK_DISPATCH_QUEUE } from '../webhook-queue.service';
-import { Metrics } from '../../../platform/metrics/metrics';
-import { startQueueWorker } from '../../../platform/queue/queue-worker';
-import { QueueShutdown } from '../../../platform/queue/queue-shutdown';
+import { QueueWorkers } from '../../../platform/queue/queue-worker';
 
 /** Dispatch jobs taken at once; the service coalesces them into a few transactions. */
 const DISPATCH_CONCURRENCY = 50;
@@ -17,24 +12,18 @@ const CLOSE_WITHIN_MS = 5_000;
 @Injectable()
 export class WebhookDispatchProcessor implements OnApplicationBootstrap {
   private readonly logger = new Logger(WebhookDispatchProcessor.name);
-  private worker?: Worker<DispatchJobData>;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly dispatcher: WebhookDispatchService,
-    private readonly metrics: Metrics,
-    private readonly shutdown: QueueShutdown,
+    private readonly workers: QueueWorkers,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.worker = startQueueWorker<DispatchJobData>(
-      this.config,
+    this.workers.start<DispatchJobData>(
       WEBHOOK_DISPATCH_QUEUE,
       (job) => this.dispatcher.dispatchOne(job.data.eventId),
-      { concurrency: DISPATCH_CONCURRENCY },
+      { concurrency: DISPATCH_CONCURRENCY, closeWithinMs: CLOSE_WITHIN_MS },
       this.logger,
-      this.metrics,
     );
-    this.shutdown.closeWorkerOnShutdown(this.worker, CLOSE_WITHIN_MS);
   }
 }

@@ -1,10 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { DelayedError, Job, Worker } from 'bullmq';
+import { DelayedError, Job } from 'bullmq';
 import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { Metrics } from '../../../platform/metrics/metrics';
-import { startQueueWorker } from '../../../platform/queue/queue-worker';
-import { QueueShutdown } from '../../../platform/queue/queue-shutdown';
+import { QueueWorkers } from '../../../platform/queue/queue-worker';
 import { ReplayJobData, WEBHOOK_REPLAY_QUEUE } from '../webhook-queue.service';
 import { WebhookReplayRunner } from './webhook-replay-runner.service';
 
@@ -24,25 +22,25 @@ const RESUME_AFTER_MS = 500;
 export class WebhookReplayProcessor implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookReplayProcessor.name);
   private readonly stopping = new AbortController();
-  private worker?: Worker<ReplayJobData>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly runner: WebhookReplayRunner,
-    private readonly metrics: Metrics,
-    private readonly shutdown: QueueShutdown,
+    private readonly workers: QueueWorkers,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.worker = startQueueWorker<ReplayJobData>(
-      this.config,
+    this.workers.start<ReplayJobData>(
       WEBHOOK_REPLAY_QUEUE,
       (job, token) => this.process(job, token),
-      { concurrency: REPLAY_CONCURRENCY, lockDuration: LOCK_MS, stalledInterval: STALLED_INTERVAL_MS },
+      {
+        concurrency: REPLAY_CONCURRENCY,
+        lockDuration: LOCK_MS,
+        stalledInterval: STALLED_INTERVAL_MS,
+        closeWithinMs: this.config.webhook.timeoutMs + 2_000,
+      },
       this.logger,
-      this.metrics,
     );
-    this.shutdown.closeWorkerOnShutdown(this.worker, this.config.webhook.timeoutMs + 2_000);
   }
 
   onModuleDestroy(): void {

@@ -1,4 +1,4 @@
-import { closeWithin } from './queue-worker';
+import { closeWithin } from './close-within';
 
 function target(opts: { ready?: Promise<unknown>; close?: Promise<void> } = {}) {
   const calls: string[] = [];
