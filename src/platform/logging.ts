@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import { AppConfig } from '../config/config';
 import { assignRequestId } from './http/request-id';
-import type { ApiRequest } from './http/request-context';
+import { ApiRequest, routeTemplate } from './http/request-context';
 
 /**
  * Structured JSON logs (pino): one line per request with request id, account id,
@@ -18,11 +18,7 @@ export function loggerParams(config: AppConfig, processName: 'api' | 'worker' | 
       base: { process: processName, version: config.version },
       genReqId: (req: IncomingMessage, res: ServerResponse) => assignRequestId(req, res),
       customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
-      // Read when the line is written (after routing and auth): the account and the route template.
-      customProps: (req: IncomingMessage) => ({
-        accountId: (req as ApiRequest).caller?.accountId,
-        route: ((req as ApiRequest).route as { path?: string } | undefined)?.path,
-      }),
+      customProps: requestLineProps,
       serializers: {
         req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
         res: (res: { statusCode: number }) => ({ status: res.statusCode }),
@@ -34,5 +30,24 @@ export function loggerParams(config: AppConfig, processName: 'api' | 'worker' | 
       quietReqLogger: true,
     },
     ...(config.logLevel === 'silent' ? { forRoutes: [] } : {}),
+  };
+}
+
+const ARRIVED = Symbol('request line: arrived');
+
+/**
+ * The account and the route template of a request's line, read when the line is written (after routing
+ * and auth). pino-http also asks when the request arrives and binds the answer into the line: then the
+ * route is the logging middleware's own catch-all, and the line would carry `route` twice, a duplicate
+ * key that log stores such as Elasticsearch reject. So the first ask gets nothing.
+ */
+function requestLineProps(req: IncomingMessage & { [ARRIVED]?: true }): object {
+  if (!req[ARRIVED]) {
+    req[ARRIVED] = true;
+    return {};
+  }
+  return {
+    accountId: (req as ApiRequest).caller?.accountId,
+    route: routeTemplate(req),
   };
 }

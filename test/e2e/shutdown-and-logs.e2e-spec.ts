@@ -18,6 +18,7 @@ import { validProperty } from '../support/properties';
  * metrics. The sweep is off (it would scan other files' accounts), so only the fast path runs.
  */
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
+const UNMATCHED = '/v1/no-such-route';
 
 describe('processes: graceful shutdown, logs, worker metrics', () => {
   const prefix = `pop-test-${TEST_RUN_ID}-shutdown`;
@@ -129,6 +130,22 @@ describe('processes: graceful shutdown, logs, worker metrics', () => {
     expect(text).toMatch(/pop_queue_jobs\{queue="webhook-delivery",state="waiting"\} \d/);
   });
 
+  it('API: a request no route serves is "unmatched" in its metrics and has no route in its log line', async () => {
+    expect((await fetch(`${api.url}${UNMATCHED}`, { headers: { 'x-api-key': account.apiKey } })).status).toBe(404);
+    const metrics = await (await fetch(`${api.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    expect(metrics).toContain('pop_http_request_duration_seconds_count{method="GET",route="unmatched",status="404"} 1');
+    // Not the template of the catch-all routes Nest mounts the middleware (request ids, logging) on.
+    expect(metrics).not.toContain('{*path}');
+    await waitUntil(
+      async () => api.logs().some((l) => (l.req as { path?: string } | undefined)?.path === UNMATCHED),
+      5_000,
+      'its log line',
+    );
+    const line = api.logs().find((l) => (l.req as { path?: string } | undefined)?.path === UNMATCHED)!;
+    expect(line).toMatchObject({ res: { status: 404 } });
+    expect(line).not.toHaveProperty('route');
+  });
+
   it('API: SIGTERM mid-request refuses new connections, finishes the request in flight, then exits', async () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -168,7 +185,7 @@ describe('processes: graceful shutdown, logs, worker metrics', () => {
   }, 60_000);
 
   it('logs: one JSON line per request and per attempt with the fields operators need, never a key, secret or signature', async () => {
-    const requests = api.logs().filter((l) => l.req && l.res);
+    const requests = api.logs().filter((l) => l.req && l.res && (l.req as { path: string }).path !== UNMATCHED);
     expect(requests.length).toBeGreaterThanOrEqual(4);
     for (const line of requests) {
       expect(line).toMatchObject({
@@ -180,6 +197,16 @@ describe('processes: graceful shutdown, logs, worker metrics', () => {
       });
     }
     expect(requests.map((l) => l.route)).toEqual(expect.arrayContaining(['/v1/properties', '/v1/propertyPictures']));
+    // Each key once in the raw line (JSON.parse keeps the last of duplicates; log stores such as Elasticsearch reject them).
+    const rawRequestLines = api
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('"req":{') && !line.includes(UNMATCHED));
+    expect(rawRequestLines.length).toBe(requests.length);
+    for (const line of rawRequestLines) {
+      for (const key of ['route', 'accountId', 'requestId'])
+        expect({ key, times: line.split(`"${key}":`).length - 1 }).toEqual({ key, times: 1 });
+    }
 
     const attempts = workers.flatMap((w) => w.logs()).filter((l) => l.msg === 'webhook attempt');
     expect(attempts.length).toBeGreaterThanOrEqual(3);

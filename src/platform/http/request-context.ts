@@ -1,5 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { Caller, IdempotencyClaim, RequestContext } from '../context/request-context';
 import type { DomainError } from '../errors/domain-error';
 
@@ -28,3 +29,14 @@ export function requestContextOf(req: ApiRequest): RequestContext {
 export const Ctx = createParamDecorator((_data: unknown, host: ExecutionContext) =>
   requestContextOf(host.switchToHttp().getRequest<ApiRequest>()),
 );
+
+/**
+ * The template of the controller route that served the request (`/v1/properties/:propertyId`), or
+ * undefined when none did (no route matched). The request logger's middleware is mounted by Nest as a
+ * catch-all route for every method (`/{*path}`), whose template stays in req.route until a controller
+ * route, mounted for its one method, replaces it.
+ */
+export function routeTemplate(req: IncomingMessage): string | undefined {
+  const route = (req as Partial<ApiRequest>).route as { path?: string; methods?: object } | undefined;
+  return route?.methods && Object.keys(route.methods).length === 1 ? route.path : undefined;
+}

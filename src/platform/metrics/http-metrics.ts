@@ -1,19 +1,20 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Histogram } from 'prom-client';
+import { routeTemplate } from '../http/request-context';
 
 type Timed = Response & { metricsStart?: number; req: Request };
 type Child = ReturnType<Histogram<'method' | 'route' | 'status'>['labels']>;
 
 /**
- * Times every request into the histogram by method, route template (Express's req.route.path, which
- * Nest's routes set; `unmatched` for a 404) and status. Per request: one timestamp on the response,
+ * Times every request into the histogram by method, route template (`routeTemplate`; `unmatched` when
+ * no route matched) and status. Per request: one timestamp on the response,
  * one listener shared by every request, and one observe on a child looked up by a short string
  * (children are cached, so prom-client does not hash the labels again).
  */
 export function requestDurationMiddleware(histogram: Histogram<'method' | 'route' | 'status'>) {
   const children = new Map<string, Child>();
   function onFinish(this: Timed): void {
-    const route = (this.req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+    const route = routeTemplate(this.req) ?? 'unmatched';
     const key = `${this.req.method} ${this.statusCode} ${route}`;
     let child = children.get(key);
     if (!child) {
