@@ -156,7 +156,7 @@ export class ExampleRequests {
   /** The operation's documented example query parameters, swapped. */
   exampleQuery(op: Op): URLSearchParams {
     const params = (op.spec.parameters ?? []).filter((p) => p.in === 'query' && p.example !== undefined);
-    return new URLSearchParams(params.map((p) => [p.name, String(this.swap(p.example))]));
+    return new URLSearchParams(params.map((p): [string, string] => [p.name, String(this.swap(p.example))]));
   }
 
   /** Sends the operation's documented example request with the account's key, parts replaced as asked. */
