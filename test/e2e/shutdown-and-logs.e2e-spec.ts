@@ -199,7 +199,7 @@ describe('processes: graceful shutdown, logs, worker metrics', () => {
     expect(requests.map((l) => l.route)).toEqual(expect.arrayContaining(['/v1/properties', '/v1/propertyPictures']));
     // Each key once in the raw line (JSON.parse keeps the last of duplicates; log stores such as Elasticsearch reject them).
     const rawRequestLines = api
-      .stdout()
+      .output()
       .split('\n')
       .filter((line) => line.includes('"req":{') && !line.includes(UNMATCHED));
     expect(rawRequestLines.length).toBe(requests.length);
