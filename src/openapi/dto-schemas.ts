@@ -1,6 +1,7 @@
 import { IS_OPTIONAL, ValidationTypes } from 'class-validator';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { EVENT_NAME_MAX_LENGTH } from '../modules/webhooks/subscriptions/event-filter.rules';
 import type { StringOrStringArrayLimits } from '../platform/http/validators';
 
 // Where class-transformer keeps @Type(): class-validator-jsonschema reads nested DTO classes from it (its documented setup).
@@ -20,20 +21,28 @@ const NULLABLE = 'x-accepts-null';
  */
 const CONVERTERS: Record<string, unknown> = {
   isCountryCode: { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 country code, upper case' },
-  isTimeZone: { type: 'string', maxLength: 64, description: 'IANA time zone name', examples: ['Europe/Paris'] },
+  isTimeZone: { type: 'string', minLength: 1, maxLength: 64, description: 'IANA time zone name', examples: ['Europe/Paris'] },
   isDateTime: { type: 'string', format: 'date-time', description: 'ISO 8601 date-time with a zone (Z or ±hh:mm)' },
   isUrl: { type: 'string', format: 'uri' },
   isISO4217CurrencyCode: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code, upper case' },
-  isEventName: { type: 'string', description: 'an event name, e.g. property.create' },
+  isEventName: { type: 'string', maxLength: EVENT_NAME_MAX_LENGTH, description: 'an event name, e.g. property.create' },
   isEventFilterList: {
     type: 'array',
-    items: { type: 'string', description: 'an exact event name, a prefix wildcard (jobRequest.*) or *' },
+    items: {
+      type: 'string',
+      maxLength: EVENT_NAME_MAX_LENGTH,
+      description: 'an exact event name, a prefix wildcard (jobRequest.*) or *',
+    },
   },
   isStringOrStringArray: (meta: ValidationMetadata) => {
     const { maxLength, maxItems } = meta.constraints[0] as StringOrStringArrayLimits;
     const text = { type: 'string', maxLength };
     return { oneOf: [text, { type: 'array', minItems: 1, maxItems, items: text }] };
   },
+  // The library's own min/max also say `type: number`, which would overwrite @IsInt()'s integer when
+  // the bound is registered after it (rules composed into one decorator); the type is IsInt's or IsNumber's.
+  min: (meta: ValidationMetadata) => ({ minimum: meta.constraints[0] as number }),
+  max: (meta: ValidationMetadata) => ({ maximum: meta.constraints[0] as number }),
   // @IsOptional() also lets null through (the API reads it as "not set"); OptionalNotNull (ValidateIf) does not.
   [ValidationTypes.CONDITIONAL_VALIDATION]: (meta: ValidationMetadata) => (meta.name === IS_OPTIONAL ? { [NULLABLE]: true } : {}),
 };

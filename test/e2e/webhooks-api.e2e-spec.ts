@@ -121,6 +121,11 @@ describe('webhook subscriptions API', () => {
       const atBound = `a.${'b'.repeat(98)}`;
       expect((await create({ eventFilters: [atBound] })).eventFilters).toEqual([atBound]);
       expectProblem(await api.post('/v1/webhooks').send({ url: hookUrl(), eventFilters: [`${atBound}b`] }), 400, 'validationFailed');
+      // The answer names an oversized entry by its start, without echoing it whole.
+      const huge = `${'x'.repeat(10_000)}.*`;
+      const problem = expectProblem(await api.post('/v1/webhooks').send({ url: hookUrl(), eventFilters: [huge] }), 400, 'validationFailed');
+      expect(problem.errors[0].detail).toContain(`"${'x'.repeat(39)}…`);
+      expect(JSON.stringify(problem).length).toBeLessThan(2_000);
     });
 
     it.each([[42], [null], [['https://localhost/x']]])('rejects a url that is not a string: %j', async (url) => {

@@ -3,8 +3,6 @@ import { RequestContext } from '../../../platform/context/request-context';
 import { Ctx } from '../../../platform/http/request-context';
 import { ListQueryDto } from '../../../platform/pagination/list-query.dto';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
-import { RetryDeliveryDto } from './dto/retry-delivery.dto';
-import { RotateSecretDto } from './dto/rotate-secret.dto';
 import { TestWebhookDto } from './dto/test-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
@@ -53,18 +51,13 @@ export class WebhooksController {
 
   @Post(':webhookId/deliveries/:deliveryId/retry')
   @HttpCode(202)
-  retry(
-    @Ctx() ctx: RequestContext,
-    @Param('webhookId') webhookId: string,
-    @Param('deliveryId') deliveryId: string,
-    @Body() _body: RetryDeliveryDto,
-  ) {
+  retry(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Param('deliveryId') deliveryId: string) {
     return this.subscriptions.retryDelivery(ctx.accountId, webhookId, deliveryId);
   }
 
   @Post(':webhookId/rotateSecret')
   @HttpCode(200)
-  rotateSecret(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Body() _body: RotateSecretDto) {
+  rotateSecret(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string) {
     return this.subscriptions.rotateSecret(ctx.accountId, webhookId);
   }
 }

@@ -17,7 +17,15 @@ import { SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
 
 const FILTER_SHAPES = `an exact event name (property.create), a prefix wildcard (jobRequest.*) or *, at most ${EVENT_NAME_MAX_LENGTH} characters`;
 
-/** Every entry is a valid event filter; the message quotes the offending entries (up to five). */
+/** How much of an offending entry the message quotes: enough to recognise it, never a whole oversized value. */
+const QUOTED_MAX = 40;
+
+function quote(entry: unknown): string {
+  const text = JSON.stringify(entry) ?? String(entry);
+  return text.length > QUOTED_MAX ? `${text.slice(0, QUOTED_MAX)}…` : text;
+}
+
+/** Every entry is a valid event filter; the message quotes the offending entries (up to five, each cut short). */
 function IsEventFilterList(): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
     registerDecorator({
@@ -28,10 +36,7 @@ function IsEventFilterList(): PropertyDecorator {
         validate: (value: unknown) => Array.isArray(value) && value.every((entry) => isValidEventFilter(entry)),
         defaultMessage: (args?: ValidationArguments) => {
           const bad = Array.isArray(args?.value) ? args.value.filter((entry: unknown) => !isValidEventFilter(entry)) : [];
-          const shown = bad
-            .slice(0, 5)
-            .map((entry: unknown) => JSON.stringify(entry))
-            .join(', ');
+          const shown = bad.slice(0, 5).map(quote).join(', ');
           return `$property has invalid entries (${shown}${bad.length > 5 ? ', …' : ''}): each must be ${FILTER_SHAPES}`;
         },
       },
