@@ -37,7 +37,8 @@ export class PropertiesRepository {
   /**
    * One property, optionally locked for the rest of the transaction: 'update' (FOR UPDATE) for a
    * delete, which must wait for every dependent that resolved the property (FOR KEY SHARE);
-   * 'noKeyUpdate' (FOR NO KEY UPDATE) for a PATCH, which dependents' key-share locks do not block.
+   * 'noKeyUpdate' (FOR NO KEY UPDATE) for a PATCH, which dependents' key-share locks do not block
+   * (a PATCH of the sourceId, the key, takes 'update').
    */
   findOne(manager: EntityManager, accountId: string, id: string, lock?: 'update' | 'noKeyUpdate'): Promise<PropertyEntity | null> {
     return manager.findOne(PropertyEntity, {

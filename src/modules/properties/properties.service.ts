@@ -104,7 +104,10 @@ export class PropertiesService {
 
     return this.guardSourceId(ctx, dto.sourceId, () =>
       this.uow.run(ctx, async (tx) => {
-        const current = await this.lock(tx, propertyId, 'noKeyUpdate');
+        // A new sourceId changes the key dependents resolve by: FOR UPDATE at once, so the PATCH waits for a dependent
+        // holding the row (FOR KEY SHARE) before it holds anything a dependent may then ask for (a job request's
+        // details take FOR NO KEY UPDATE after their key share); taking it only at the UPDATE deadlocks with them.
+        const current = await this.lock(tx, propertyId, dto.sourceId === undefined ? 'noKeyUpdate' : 'update');
         if (dto.sourceId !== undefined && dto.sourceId !== current.sourceId) await this.assertSourceIdFree(tx, dto.sourceId);
         const changes: Partial<PropertyEntity> = {};
         if (dto.sourceId !== undefined) changes.sourceId = dto.sourceId;
