@@ -47,6 +47,14 @@ export class PropertiesRepository {
     });
   }
 
+  /** Locks the property's pictures FOR UPDATE (in id order, as the pictures' deletion hook locks them) until the transaction ends. */
+  async lockPictures(manager: EntityManager, accountId: string, propertyId: string): Promise<void> {
+    await manager.query(`SELECT id FROM property_pictures WHERE account_id = $1 AND property_id = $2 ORDER BY id FOR UPDATE`, [
+      accountId,
+      propertyId,
+    ]);
+  }
+
   async findIdBySourceId(manager: EntityManager, accountId: string, sourceId: string): Promise<string | undefined> {
     const row = await manager.findOne(PropertyEntity, { where: { accountId, sourceId }, select: { id: true } });
     return row?.id;

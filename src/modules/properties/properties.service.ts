@@ -145,11 +145,14 @@ export class PropertiesService {
    * Deletes the property and what hangs off it, in one transaction: the row is locked
    * FOR UPDATE (so dependents being created wait, then see a 404), the dependents'
    * deletion hooks run (pictures, checklists; later bookings/jobs may refuse with 409),
-   * then the row goes and property.delete carries the shape as it was.
+   * then the row goes and property.delete carries the shape as it was. The shape is read
+   * once the pictures are locked too: a picture being deleted by its own route meanwhile
+   * is then either gone from it or still there for this delete to take (never both).
    */
   async delete(ctx: RequestContext, propertyId: string): Promise<void> {
     await this.uow.run(ctx, async (tx) => {
       const property = await this.lock(tx, propertyId, 'update');
+      await this.repository.lockPictures(tx.manager, ctx.accountId, property.id);
       const shape = await this.readShape(tx, property.id);
       await this.resolver.runDeletionHooks(tx, { propertyId: property.id, sourceId: property.sourceId });
       await tx.manager.delete(PropertyEntity, { accountId: ctx.accountId, id: property.id });
