@@ -3,6 +3,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryStatus } from './webhook-delivery.entity';
 import { DeliveryRecord, DeliveryRow, toDeliveryRow } from './webhook-delivery.row';
 
+/** A delivery names its subscription (ON DELETE CASCADE): an insert racing the subscription's deletion fails on it. */
+export const DELIVERY_SUBSCRIPTION_CONSTRAINT = 'webhook_deliveries_subscription_id_fkey';
+
 /** A subscription that may receive an event, before its filters are matched. */
 export interface DispatchCandidate {
   eventId: string;

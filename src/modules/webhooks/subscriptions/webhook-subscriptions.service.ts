@@ -7,7 +7,7 @@ import { UrlPolicyError, urlTooLongMessage } from '../../../platform/net/url-pol
 import { Page, toPage, unpaginated } from '../../../platform/pagination/page';
 import { SecretBox } from '../../../platform/secrets/secret-box';
 import { RetriedDeliveryResponse, toWebhookDeliveryResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
-import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
+import { DELIVERY_SUBSCRIPTION_CONSTRAINT, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { WebhookQueue } from '../webhook-queue.service';
 import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
 import {
@@ -23,7 +23,7 @@ import {
   previousSecretExpiry,
   SUBSCRIPTION_LIMITS,
 } from './webhook-subscription.rules';
-import { isUniqueViolation } from '../../../platform/database/pg-errors';
+import { isForeignKeyViolation, isUniqueViolation } from '../../../platform/database/pg-errors';
 import { SubscriptionChanges, URL_UNIQUE_CONSTRAINT, WebhookSubscriptionsRepository } from '../webhook-subscriptions.repository';
 import {
   DuplicateWebhookUrlError,
@@ -137,29 +137,35 @@ export class WebhookSubscriptionsService {
    */
   async sendTest(ctx: RequestContext, id: string, eventName: string): Promise<{ deliveryId: string; status: 'pending' }> {
     const deliveryId = newId('delivery');
-    await this.uow.run(ctx, async (tx) => {
-      const subscription = await this.repository.find(ctx.accountId, id, tx.manager);
-      if (!subscription) throw new WebhookNotFoundError(id);
-      if (!subscription.enabled) throw new WebhookDisabledError(id);
-      const now = new Date();
-      await this.deliveryRows.insertTestDelivery(tx.manager, {
-        id: deliveryId,
-        accountId: ctx.accountId,
-        subscriptionId: id,
-        eventName,
-        payload: {
-          clientRequestId: ctx.clientRequestId,
-          apiRequestId: ctx.requestId,
-          targetAccountId: ctx.accountId,
-          createdAt: now.toISOString(),
+    try {
+      await this.uow.run(ctx, async (tx) => {
+        const subscription = await this.repository.find(ctx.accountId, id, tx.manager);
+        if (!subscription) throw new WebhookNotFoundError(id);
+        if (!subscription.enabled) throw new WebhookDisabledError(id);
+        const now = new Date();
+        await this.deliveryRows.insertTestDelivery(tx.manager, {
+          id: deliveryId,
+          accountId: ctx.accountId,
+          subscriptionId: id,
           eventName,
-          results: [],
-          test: true,
-        },
-        dueAt: now,
+          payload: {
+            clientRequestId: ctx.clientRequestId,
+            apiRequestId: ctx.requestId,
+            targetAccountId: ctx.accountId,
+            createdAt: now.toISOString(),
+            eventName,
+            results: [],
+            test: true,
+          },
+          dueAt: now,
+        });
+        tx.afterCommit(() => this.queue.enqueueDelivery(deliveryId));
       });
-      tx.afterCommit(() => this.queue.enqueueDelivery(deliveryId));
-    });
+    } catch (error) {
+      // The subscription was deleted (a concurrent DELETE) since it was found: its 404, as a moment later.
+      if (isForeignKeyViolation(error, DELIVERY_SUBSCRIPTION_CONSTRAINT)) throw new WebhookNotFoundError(id);
+      throw error;
+    }
     return { deliveryId, status: 'pending' };
   }
 
