@@ -1,14 +1,87 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import type { Test } from 'supertest';
 import { DataSource } from 'typeorm';
-import { ApiClient, clientFor, createAccount, TestApp } from './app';
+import { ApiClient, clientFor, createAccount, startApp, TestApp } from './app';
 import { FeedEvent, feedEvents } from './events';
+import { TINY_JPEG } from './images';
+import { dropRedisPrefix } from './test-env';
 import { sleep, waitUntil } from './wait';
 
 /**
- * Helpers of test/e2e/concurrent-writes.e2e-spec.ts: requests sent at the same moment, each answer
+ * Helpers of test/e2e/concurrent-writes-*.e2e-spec.ts: requests sent at the same moment, each answer
  * checked to be one a client can act on, and the events feed checked against the answers, request by
  * request (every request carries its own x-request-id, which its events carry as apiRequestId).
+ *
+ * "Test the unhappy paths as carefully as the happy ones: … replays, races." Conflicting requests are
+ * sent at the same moment at the same resources, round after round, and for each round:
+ * - no answer is a 5xx (a deadlock, a serialization failure or a constraint violation that reaches the
+ *   client is a bug), and every answer is one a client can act on: its success, or a 404 / 409 problem
+ *   document with the code the rules give;
+ * - the state afterwards is the one the answers imply (a DELETE answered 204 and a PATCH answered 200:
+ *   the PATCH came first, so the deleted shape carries its change and the resource is gone);
+ * - the events feed holds exactly the events each answer implies, request by request (none for a
+ *   failed write, none lost, cascades included).
+ * Where both orders are legitimate, either is accepted.
  */
+
+/** Rounds of each race: enough for both orders to show up, few enough for a 2-core machine. */
+export const ROUNDS = 12;
+/** A date range that holds every booking and reminder the races create. */
+export const WINDOW = 'dateFrom=2000-01-01T00:00:00Z&dateTo=2100-01-01T00:00:00Z';
+
+/** What a file of races runs against, once its beforeAll has run. */
+export interface RaceApp {
+  readonly t: TestApp;
+  readonly db: DataSource;
+  /** A JPEG a local server of the file answers, for pictures' sourceUrl. */
+  readonly imageUrl: string;
+  /** A new case: a fresh account and its client. */
+  open(): Promise<RaceCase>;
+}
+
+/**
+ * The app of a concurrent-writes file (rate limits out of the way, the test helpers on, a REDIS_PREFIX
+ * of its own: `concurrent-writes-<name>`) and a local image server: started in beforeAll, stopped in
+ * afterAll with the prefix's keys. Call it inside the file's top describe.
+ */
+export function useRaceApp(name: string): RaceApp {
+  const REDIS_PREFIX = `pop-test-${process.env.TEST_RUN_ID}-concurrent-writes-${name}`;
+  let t: TestApp | undefined;
+  let images: Server | undefined;
+  let imageUrl: string | undefined;
+
+  beforeAll(async () => {
+    t = await startApp({ RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '200000', TEST_HELPERS_ENABLED: 'true', REDIS_PREFIX });
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(TINY_JPEG));
+    images = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    imageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/img.jpg`;
+  });
+  afterAll(async () => {
+    images?.closeAllConnections();
+    await new Promise((resolve) => (images ? images.close(resolve) : resolve(undefined)));
+    await t?.close();
+    if (t) await dropRedisPrefix(t.config.redisUrl, REDIS_PREFIX);
+  });
+
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the races app starts in beforeAll');
+    return value;
+  };
+  return {
+    get t() {
+      return started(t);
+    },
+    get db() {
+      return started(t).app.get(DataSource);
+    },
+    get imageUrl() {
+      return started(imageUrl);
+    },
+    open: () => RaceCase.open(started(t)),
+  };
+}
 
 /** What a request answered. */
 export interface Answer {
@@ -38,6 +111,15 @@ export function expectAnswer(answer: Answer, ...expected: Expected[]): void {
   if (typeof match === 'number') return;
   if (!/^application\/problem\+json/.test(answer.headers['content-type'] ?? '')) throw new Error(`not a problem document: ${describe()}`);
   if (answer.body?.status !== answer.status || answer.body?.code !== match[1]) throw new Error(`expected code ${match[1]}: ${describe()}`);
+}
+
+/** Of two answers exactly one has the status: [that one, the other]. */
+export function oneWinner(answers: Answer[], status: number): [Answer, Answer] {
+  for (const answer of answers) if (answer.status >= 500) expectAnswer(answer, status);
+  const winners = answers.filter((answer) => answer.status === status);
+  if (winners.length !== 1) throw new Error(`expected exactly one ${status}: ${answers.map((a) => `${a.label} ${a.status}`).join(', ')}`);
+  const [winner] = winners;
+  return [winner, answers.find((answer) => answer !== winner)!];
 }
 
 /** The id an event is about: the first id field of its first result (`property.update prop_…`). */
