@@ -5,7 +5,7 @@ import { Answer, expectAnswer, INVALID_STATE } from './races';
 
 /**
  * The job request state machine of docs/job-requests.md, written out again for the races of
- * test/e2e/concurrent-writes.e2e-spec.ts: each action, the statuses it is allowed from, where it leads
+ * test/e2e/concurrent-writes-jobs.e2e-spec.ts: each action, the statuses it is allowed from, where it leads
  * and the events it writes. Two actions sent at once must have answered, and left the job, as one
  * order of the two would have.
  */
