@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import { version as packageVersion } from '../../package.json';
 import { REDIS } from '../../src/platform/redis/redis.module';
 import { clientFor, createAccount, startApp, TestApp } from '../support/app';
+import { HandleTracker, trackHandles } from '../support/handles';
 
 describe('GET /v1/health', () => {
   let t: TestApp;
@@ -26,7 +27,9 @@ describe('GET /v1/health', () => {
 
 describe('GET /v1/health with Redis unreachable', () => {
   let t: TestApp;
+  let handles: HandleTracker;
   beforeAll(async () => {
+    handles = trackHandles();
     // Port 1: nothing listens, so every connection attempt fails at once.
     t = await startApp({ REDIS_URL: 'redis://127.0.0.1:1' });
   });
@@ -44,8 +47,10 @@ describe('GET /v1/health with Redis unreachable', () => {
     expect(res.headers['x-ratelimit-limit']).toBeDefined();
   });
 
-  it('still shuts down: closing drops the connection it never got instead of waiting for it', async () => {
+  it('still shuts down: closing drops the connections it never got instead of waiting for them, and leaves nothing running', async () => {
     // A QUIT would queue behind the offline PINGs and never settle; the test's own time-out is the judge.
     await expect(t.close()).resolves.toBeUndefined();
+    // Its queues' clients too: they went on reconnecting every second, and this file's jest worker could not exit.
+    await handles.expectNoneLeft();
   });
 });

@@ -1,12 +1,20 @@
 import { closeWithin } from './close-within';
 
+/** A queue or worker noting what happens to it and to its connections (a worker's command and blocking ones). */
 function target(opts: { ready?: Promise<unknown>; close?: Promise<void> } = {}) {
   const calls: string[] = [];
+  const connection = (name: string) => ({
+    disconnect: jest.fn((wait?: boolean) => (calls.push(`drop ${name}${wait === false ? '' : ' (waiting)'}`), Promise.resolve())),
+    on: jest.fn((event: string) => calls.push(`${name} hears ${event}`)),
+  });
   return {
     calls,
     waitUntilReady: jest.fn(() => (calls.push('ready?'), opts.ready ?? Promise.resolve())),
-    close: jest.fn(() => (calls.push('close'), opts.close ?? Promise.resolve())),
-    disconnect: jest.fn(() => (calls.push('disconnect'), Promise.resolve())),
+    close: jest.fn(
+      (force?: boolean) => (calls.push(force ? 'close (force)' : 'close'), force ? Promise.resolve() : (opts.close ?? Promise.resolve())),
+    ),
+    connection: connection('connection'),
+    blockingConnection: connection('blocking connection'),
   };
 }
 
@@ -31,21 +39,33 @@ describe('closeWithin', () => {
     expect(t.calls).toEqual(['ready?', 'close']);
   });
 
-  it('gives up after the bound (a QUIT waiting for a Redis that is down) and drops the connection', async () => {
+  it('gives up after the bound (a QUIT waiting for a Redis that is down) and drops every connection under it', async () => {
     const t = target({ close: new Promise<void>(() => undefined) });
     const closing = closeWithin(t, 1_000);
     await jest.advanceTimersByTimeAsync(999);
-    expect(t.disconnect).not.toHaveBeenCalled();
+    expect(t.connection.disconnect).not.toHaveBeenCalled();
     await jest.advanceTimersByTimeAsync(1);
     await expect(closing).resolves.toBe(false);
-    expect(t.calls).toEqual(['ready?', 'close', 'disconnect']);
+    expect(t.calls).toEqual(['ready?', 'close', 'drop connection', 'drop blocking connection']);
   });
 
-  it('gives up the same way when Redis never answered at all', async () => {
+  it('when Redis never answered, force-closes it after the bound (BullMQ drops connections still opening) and hears their last error', async () => {
     const t = target({ ready: new Promise(() => undefined) });
     const closing = closeWithin(t, 500);
-    await jest.advanceTimersByTimeAsync(500);
+    await jest.advanceTimersByTimeAsync(499);
+    expect(t.close).not.toHaveBeenCalled();
+    await jest.advanceTimersByTimeAsync(1);
     await expect(closing).resolves.toBe(false);
-    expect(t.calls).toEqual(['ready?', 'disconnect']);
+    // Not disconnect(): BullMQ's waits for the connection to be ready, which never comes.
+    expect(t.calls).toEqual(['ready?', 'close (force)', 'connection hears error', 'blocking connection hears error']);
+  });
+
+  it('does not wait on a forced close that hangs past its own guard', async () => {
+    const t = target({ ready: new Promise(() => undefined) });
+    t.close.mockImplementation((force?: boolean) => (t.calls.push(force ? 'close (force)' : 'close'), new Promise<void>(() => undefined)));
+    const closing = closeWithin(t, 500);
+    await jest.advanceTimersByTimeAsync(500 + 1_000);
+    await expect(closing).resolves.toBe(false);
+    expect(t.calls).toEqual(['ready?', 'close (force)']);
   });
 });

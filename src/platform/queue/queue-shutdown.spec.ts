@@ -5,7 +5,7 @@ function stuck(name: string, log: string[]) {
   return {
     waitUntilReady: () => Promise.resolve(),
     close: () => (log.push(`close ${name}`), new Promise<void>(() => undefined)),
-    disconnect: () => (log.push(`drop ${name}`), Promise.resolve()),
+    connection: { disconnect: () => (log.push(`drop ${name}`), Promise.resolve()), on: () => undefined },
   };
 }
 
@@ -39,7 +39,6 @@ describe('QueueShutdown', () => {
     shutdown.closeQueueOnShutdown({
       waitUntilReady: async () => undefined,
       close: async () => void log.push('close'),
-      disconnect: async () => undefined,
     });
     await shutdown.beforeApplicationShutdown();
     await shutdown.beforeApplicationShutdown();

@@ -1,7 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { closeWithin } from './close-within';
-
-type Closable = Parameters<typeof closeWithin>[0];
+import { Closable, closeWithin } from './close-within';
 
 /** How long a producer queue may take to close at shutdown (never waiting on a Redis that is down). */
 export const QUEUE_CLOSE_WITHIN_MS = 2_000;

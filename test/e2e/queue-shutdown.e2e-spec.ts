@@ -1,0 +1,55 @@
+import { Queue, Worker } from 'bullmq';
+import { closeWithin } from '../../src/platform/queue/close-within';
+import { redisConnectionOptions } from '../../src/platform/redis/redis-connection';
+import { trackHandles } from '../support/handles';
+import { PrivateRedis, startPrivateRedis } from '../support/private-services';
+import { waitUntil } from '../support/wait';
+
+/**
+ * closeWithin on real BullMQ queues and workers whose Redis is gone: once it gives up, nothing of
+ * them may keep running (an ioredis client reconnecting every second is a timer and a socket in turn,
+ * and keeps the process alive: the jest worker that ran health.e2e-spec.ts could not exit). It reaches
+ * into BullMQ's connections, which are not public API: this is the test that says so when a BullMQ
+ * upgrade moves them. Queues and workers are opened as queueProvider and QueueWorkers open them.
+ */
+describe('closeWithin with Redis gone', () => {
+  const prefix = `pop-test-queue-shutdown-${process.pid}`;
+
+  function queueOn(redisUrl: string): Queue {
+    const queue = new Queue('shutdown', { connection: redisConnectionOptions(redisUrl), prefix });
+    // As watchBullMqOutages does: an error event nobody hears would throw.
+    queue.on('error', () => undefined);
+    return queue;
+  }
+
+  it('never answered: gives up after the bound and leaves nothing reconnecting, of a queue or a worker', async () => {
+    const handles = trackHandles();
+    // Port 1: nothing listens, every connection attempt fails at once and ioredis retries.
+    const queue = queueOn('redis://127.0.0.1:1');
+    const worker = new Worker('shutdown', async () => undefined, { connection: redisConnectionOptions('redis://127.0.0.1:1'), prefix });
+    worker.on('error', () => undefined);
+    await expect(closeWithin(worker, 300)).resolves.toBe(false);
+    await expect(closeWithin(queue, 300)).resolves.toBe(false);
+    await handles.expectNoneLeft();
+  });
+
+  describe('on a redis-server stopped after they connected', () => {
+    let redis: PrivateRedis;
+    beforeAll(async () => {
+      redis = await startPrivateRedis();
+    });
+    afterAll(() => redis?.stop());
+
+    it('gives up after the bound (its QUIT waits for Redis) and leaves nothing reconnecting', async () => {
+      const handles = trackHandles();
+      const queue = queueOn(redis.url);
+      const client = await queue.waitUntilReady();
+      await redis.stop();
+      await waitUntil(async () => client.status === 'reconnecting', 5_000, 'the queue to notice Redis is gone');
+      // A command queued while Redis is down (a job being added, say) holds the QUIT behind it.
+      void client.get('anything').catch(() => undefined);
+      await expect(closeWithin(queue, 300)).resolves.toBe(false);
+      await handles.expectNoneLeft();
+    });
+  });
+});

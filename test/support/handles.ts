@@ -1,0 +1,54 @@
+import { createHook } from 'node:async_hooks';
+
+export interface HandleTracker {
+  /** What is alive now and keeps the process running: `Timeout(<ms>)` or the socket's kind. */
+  alive(): string[];
+  /** Polls for up to `timeoutMs` until nothing tracked is alive, then stops tracking; fails naming what is left. */
+  expectNoneLeft(timeoutMs?: number): Promise<void>;
+}
+
+/** Jest's own timers (its reporters run in this process when it runs in band) are not the test's. */
+const JEST_FRAME = /[/\\](@jest|jest-[a-z-]+)[/\\]/;
+
+/**
+ * Timers and sockets created from now on, found as `jest --detectOpenHandles` finds them (async_hooks),
+ * for tests that something closed leaves nothing running: a leftover keeps a jest worker (or a
+ * process) from exiting. The tracker's own polling timers are left out.
+ */
+export function trackHandles(): HandleTracker {
+  type Resource = { hasRef?: () => boolean; _idleTimeout?: number };
+  const live = new Map<number, { type: string; resource: Resource }>();
+  let polling = false;
+  const hook = createHook({
+    init(id, type, _trigger, resource) {
+      if (polling || !['Timeout', 'TCPWRAP', 'TCPCONNECTWRAP'].includes(type)) return;
+      if (JEST_FRAME.test(new Error().stack ?? '')) return;
+      live.set(id, { type, resource: resource as Resource });
+    },
+    destroy(id) {
+      live.delete(id);
+    },
+  }).enable();
+  const alive = () =>
+    [...live.values()]
+      .filter(({ resource }) => resource.hasRef?.() ?? true)
+      .map(({ type, resource }) => (type === 'Timeout' ? `Timeout(${resource._idleTimeout} ms)` : type));
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      polling = true;
+      try {
+        setTimeout(resolve, ms);
+      } finally {
+        polling = false;
+      }
+    });
+  return {
+    alive,
+    async expectNoneLeft(timeoutMs = 3_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (alive().length > 0 && Date.now() < deadline) await pause(50);
+      hook.disable();
+      expect(alive()).toEqual([]);
+    },
+  };
+}
