@@ -3,7 +3,10 @@ import { createHook } from 'node:async_hooks';
 export interface HandleTracker {
   /** What is alive now and keeps the process running: `Timeout(<ms>)` or the socket's kind. */
   alive(): string[];
-  /** Polls for up to `timeoutMs` until nothing tracked is alive, then stops tracking; fails naming what is left. */
+  /**
+   * Polls for up to `timeoutMs` (default 1 s) until nothing tracked is alive, then stops tracking;
+   * fails naming what is left. A jest worker is given 500 ms to exit once its files are done.
+   */
   expectNoneLeft(timeoutMs?: number): Promise<void>;
 }
 
@@ -44,7 +47,7 @@ export function trackHandles(): HandleTracker {
     });
   return {
     alive,
-    async expectNoneLeft(timeoutMs = 3_000) {
+    async expectNoneLeft(timeoutMs = 1_000) {
       const deadline = Date.now() + timeoutMs;
       while (alive().length > 0 && Date.now() < deadline) await pause(50);
       hook.disable();

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import Redis from 'ioredis';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { REDIS_DISCONNECT_TIMEOUT_MS } from '../redis/redis-connection';
 import { MemoryCounterStore } from './rate-limit.memory';
 import {
   AddressCounters,
@@ -84,6 +85,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
       enableOfflineQueue: false,
       enableAutoPipelining: true,
       commandTimeout: REDIS_TIMEOUT_MS,
+      disconnectTimeout: REDIS_DISCONNECT_TIMEOUT_MS,
     });
     this.redis.on('error', (error: Error) => this.noteRedisFailure(error.message));
     this.redis.defineCommand('rateLimit', { numberOfKeys: 5, lua: RATE_LIMIT_LUA });

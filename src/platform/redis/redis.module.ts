@@ -2,7 +2,7 @@ import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/c
 import Redis from 'ioredis';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { redisReconnectDelayMs } from './redis-connection';
+import { REDIS_DISCONNECT_TIMEOUT_MS, redisReconnectDelayMs } from './redis-connection';
 import { watchRedisOutages } from './redis-outages';
 
 export const REDIS = Symbol('REDIS');
@@ -14,6 +14,7 @@ export function createRedis(config: Pick<AppConfig, 'redisUrl'>): Redis {
     enableOfflineQueue: true,
     lazyConnect: false,
     retryStrategy: redisReconnectDelayMs,
+    disconnectTimeout: REDIS_DISCONNECT_TIMEOUT_MS,
   });
   watchRedisOutages(redis, 'shared', new Logger('Redis'));
   return redis;
