@@ -40,6 +40,19 @@ describe('closeWithin with Redis gone', () => {
     });
     afterAll(() => redis?.stop());
 
+    it('closes a worker in time when Redis has just come back, its connections still reconnecting, and leaves nothing running', async () => {
+      const handles = trackHandles();
+      const worker = new Worker('shutdown', async () => undefined, { connection: redisConnectionOptions(redis.url), prefix });
+      worker.on('error', () => undefined);
+      const client = await worker.waitUntilReady();
+      await redis.stop();
+      await waitUntil(async () => client.status === 'reconnecting', 5_000, 'the worker to notice Redis is gone');
+      await redis.start();
+      // Closed at once, a connection waiting to reconnect was disconnected and waited on for good.
+      await expect(closeWithin(worker, 5_000)).resolves.toBe(true);
+      await handles.expectNoneLeft();
+    });
+
     it('gives up after the bound (its QUIT waits for Redis) and leaves nothing reconnecting', async () => {
       const handles = trackHandles();
       const queue = queueOn(redis.url);

@@ -1,7 +1,11 @@
 import { createHook } from 'node:async_hooks';
 
 export interface HandleTracker {
-  /** What is alive now and keeps the process running: `Timeout(<ms>)` or the socket's kind. */
+  /**
+   * What is alive now and keeps the process running: `Timeout(<ms>)` or the socket's kind, and where it
+   * was made. A timer re-armed by a leftover of an earlier test file of the same jest worker counts too:
+   * its place says whose it is.
+   */
   alive(): string[];
   /**
    * Polls for up to `timeoutMs` (default 1 s) until nothing tracked is alive, then stops tracking;
@@ -20,13 +24,16 @@ const JEST_FRAME = /[/\\](@jest|jest-[a-z-]+)[/\\]/;
  */
 export function trackHandles(): HandleTracker {
   type Resource = { hasRef?: () => boolean; _idleTimeout?: number };
-  const live = new Map<number, { type: string; resource: Resource }>();
+  const live = new Map<number, { type: string; resource: Resource; where: string }>();
   let polling = false;
   const hook = createHook({
     init(id, type, _trigger, resource) {
       if (polling || !['Timeout', 'TCPWRAP', 'TCPCONNECTWRAP'].includes(type)) return;
-      if (JEST_FRAME.test(new Error().stack ?? '')) return;
-      live.set(id, { type, resource: resource as Resource });
+      const stack = new Error().stack ?? '';
+      if (JEST_FRAME.test(stack)) return;
+      // Where it was made, for the failure message: the first frame outside Node's own code.
+      const where = stack.split('\n').find((line) => line.includes(' at ') && !line.includes('node:') && !line.includes('handles.ts'));
+      live.set(id, { type, resource: resource as Resource, where: where?.trim().replace(/^at /, '') ?? '?' });
     },
     destroy(id) {
       live.delete(id);
@@ -35,7 +42,7 @@ export function trackHandles(): HandleTracker {
   const alive = () =>
     [...live.values()]
       .filter(({ resource }) => resource.hasRef?.() ?? true)
-      .map(({ type, resource }) => (type === 'Timeout' ? `Timeout(${resource._idleTimeout} ms)` : type));
+      .map(({ type, resource, where }) => `${type === 'Timeout' ? `Timeout(${resource._idleTimeout} ms)` : type} from ${where}`);
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
       polling = true;

@@ -1,9 +1,23 @@
+import { EventEmitter } from 'node:events';
 import { closeWithin } from './close-within';
 
+/** A Redis client of a connection: up unless told otherwise, and an event emitter like ioredis'. */
+class FakeClient extends EventEmitter {
+  constructor(public status = 'ready') {
+    super();
+  }
+
+  connected(): void {
+    this.status = 'ready';
+    this.emit('ready');
+  }
+}
+
 /** A queue or worker noting what happens to it and to its connections (a worker's command and blocking ones). */
-function target(opts: { ready?: Promise<unknown>; close?: Promise<void> } = {}) {
+function target(opts: { ready?: Promise<unknown>; close?: Promise<void>; blocking?: FakeClient } = {}) {
   const calls: string[] = [];
-  const connection = (name: string) => ({
+  const connection = (name: string, client = new FakeClient()) => ({
+    client: Promise.resolve(client),
     disconnect: jest.fn((wait?: boolean) => (calls.push(`drop ${name}${wait === false ? '' : ' (waiting)'}`), Promise.resolve())),
     on: jest.fn((event: string) => calls.push(`${name} hears ${event}`)),
   });
@@ -14,7 +28,7 @@ function target(opts: { ready?: Promise<unknown>; close?: Promise<void> } = {}) 
       (force?: boolean) => (calls.push(force ? 'close (force)' : 'close'), force ? Promise.resolve() : (opts.close ?? Promise.resolve())),
     ),
     connection: connection('connection'),
-    blockingConnection: connection('blocking connection'),
+    blockingConnection: connection('blocking connection', opts.blocking),
   };
 }
 
@@ -39,7 +53,19 @@ describe('closeWithin', () => {
     expect(t.calls).toEqual(['ready?', 'close']);
   });
 
-  it('gives up after the bound (a QUIT waiting for a Redis that is down) and drops every connection under it', async () => {
+  it('nor one waiting to reconnect (a worker would wait forever for its blocking connection to end): it waits for it to be up again', async () => {
+    const blocking = new FakeClient('reconnecting');
+    const t = target({ blocking });
+    const closing = closeWithin(t, 1_000);
+    await jest.advanceTimersByTimeAsync(500);
+    expect(t.close).not.toHaveBeenCalled();
+    blocking.connected();
+    await expect(closing).resolves.toBe(true);
+    expect(t.calls).toEqual(['ready?', 'close']);
+    expect(blocking.listenerCount('ready')).toBe(0);
+  });
+
+  it('gives up after the bound (a QUIT waiting for a Redis that went away) and drops every connection under it', async () => {
     const t = target({ close: new Promise<void>(() => undefined) });
     const closing = closeWithin(t, 1_000);
     await jest.advanceTimersByTimeAsync(999);
@@ -58,6 +84,17 @@ describe('closeWithin', () => {
     await expect(closing).resolves.toBe(false);
     // Not disconnect(): BullMQ's waits for the connection to be ready, which never comes.
     expect(t.calls).toEqual(['ready?', 'close (force)', 'connection hears error', 'blocking connection hears error']);
+  });
+
+  it('force-closes it the same way when Redis was lost and is not back within the bound', async () => {
+    const blocking = new FakeClient('reconnecting');
+    const t = target({ blocking });
+    const closing = closeWithin(t, 500);
+    await jest.advanceTimersByTimeAsync(500);
+    await expect(closing).resolves.toBe(false);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(t.calls).toEqual(['ready?', 'close (force)', 'connection hears error', 'blocking connection hears error']);
+    expect(blocking.listenerCount('ready')).toBe(0);
   });
 
   it('does not wait on a forced close that hangs past its own guard', async () => {

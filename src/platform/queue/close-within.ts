@@ -1,44 +1,61 @@
+import { EventEmitter, once } from 'node:events';
+
 /** A BullMQ queue or worker, as closeWithin closes it. */
 export interface Closable {
   waitUntilReady(): Promise<unknown>;
-  /** `force`: a worker does not wait for its running jobs, and connections not ready yet are dropped. */
+  /** `force`: connections are dropped rather than sent QUIT, and a worker does not wait for its running jobs. */
   close(force?: boolean): Promise<void>;
 }
 
 /**
  * Closes a BullMQ queue or worker (a worker first lets its running jobs finish), waiting at most
  * `withinMs`: closing sends QUIT, which waits for Redis forever while it is down. Past the bound its
- * connections are dropped without waiting (a disconnect during a reconnect never settles either) and
- * shutdown goes on; true when it closed in time. Nothing of it keeps reconnecting afterwards, whether
- * Redis went away during the close or never answered at all.
+ * connections are dropped without waiting and shutdown goes on; true when it closed in time. Nothing
+ * of it keeps running afterwards (a client reconnecting every second, a worker's timers), except as
+ * said below when Redis goes away while the close is under way.
  */
 export async function closeWithin(target: Closable, withinMs: number): Promise<boolean> {
-  // Closed while still connecting, BullMQ emits the aborted connect as an error nobody hears any more
-  // (an unhandled rejection): it is let finish connecting first, within the same bound.
+  const connections = connectionsOf(target);
+  // A close is started only while every connection is up. Closed while still connecting, BullMQ emits
+  // the aborted connect as an error nobody hears any more (an unhandled rejection). And a worker's
+  // close disconnects its blocking connection and waits for it to end, which never happens to one
+  // waiting to reconnect (ioredis clears the retry and goes quiet): it hung for good when Redis had
+  // just come back and only the command connection was up again.
+  const giveUp = new AbortController();
   let closing = false;
   const close = () => ((closing = true), target.close());
-  const closed = target.waitUntilReady().then(close, close);
-  if (await within(closed, withinMs)) return true;
-  const connections = connectionsOf(target);
+  const up = target.waitUntilReady().then(() => Promise.all(connections.map((connection) => connectedNow(connection, giveUp.signal))));
+  // Past the bound the wait is given up (an abort, not a failure to connect): no close then but the forced one below.
+  const closed = up.then(close, () => (giveUp.signal.aborted ? undefined : close()));
+  const inTime = await within(closed, withinMs);
+  giveUp.abort();
+  if (inTime) return true;
   if (closing) {
-    // Its close waits on a Redis that went away (the QUIT, a worker's running jobs): the connections
-    // under it are dropped. BullMQ's own disconnect() would leave a worker's blocking connection open.
-    // Such a worker keeps its lock-renewal and stalled-check timers, which BullMQ stops only at the end
-    // of that close: the worker process exits without waiting for them.
+    // Redis went away while it closed: the connections under it are dropped (BullMQ's own disconnect()
+    // would leave a worker's blocking connection open). The close itself never ends then, and a
+    // worker keeps its lock-renewal and stalled-check timers, which BullMQ stops at its end: the
+    // worker process exits without waiting for them.
     for (const connection of connections) connection.disconnect(false).catch(() => undefined);
     return false;
   }
-  // Redis never answered. BullMQ's disconnect() waits for the connection to be ready first, so it
-  // never drops it and ioredis reconnects every second for good (an API whose Redis was down at
-  // start still had them after app.close()). A forced close drops a connection still being opened
-  // and stops a worker's timers; the connect it aborts can still end in an error, after BullMQ
-  // removed its listeners: it is heard here instead of becoming an unhandled rejection.
+  // Redis did not answer within the bound (never, or not since it was lost). BullMQ's disconnect()
+  // waits for a connection that never was ready to become ready, so it never drops it, and ioredis
+  // reconnected every second for good (an API whose Redis was down at start still had its clients
+  // after app.close()). A forced close drops the connections without waiting (a worker's running
+  // jobs go on and record in PostgreSQL) and stops a worker's timers; a connect it aborts can still
+  // end in an error after BullMQ removed its listeners: it is heard here instead of going unhandled.
   const forced = target.close(true).finally(() => connections.forEach((connection) => connection.on('error', () => undefined)));
   await within(forced, FORCED_CLOSE_WITHIN_MS);
   return false;
 }
 
-/** A forced close of connections that never opened settles at once; the bound is only a guard. */
+/** Resolves once the connection's client is up now (not only once was), or rejects when `signal` aborts. */
+async function connectedNow(connection: BullMqConnection, signal: AbortSignal): Promise<void> {
+  const client = await connection.client;
+  if (client.status !== 'ready') await once(client as unknown as EventEmitter, 'ready', { signal });
+}
+
+/** A forced close does not wait on Redis and settles at once; the bound is only a guard. */
 const FORCED_CLOSE_WITHIN_MS = 1_000;
 
 /** True when `work` settled (fulfilled or rejected) within `ms`. */
@@ -56,6 +73,7 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
 
 /** One of BullMQ's Redis connections (its RedisConnection class). */
 interface BullMqConnection {
+  readonly client: Promise<{ status: string }>;
   disconnect(wait?: boolean): Promise<void>;
   on(event: 'error', listener: (error: Error) => void): unknown;
 }

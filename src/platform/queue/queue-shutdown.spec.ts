@@ -5,7 +5,11 @@ function stuck(name: string, log: string[]) {
   return {
     waitUntilReady: () => Promise.resolve(),
     close: () => (log.push(`close ${name}`), new Promise<void>(() => undefined)),
-    connection: { disconnect: () => (log.push(`drop ${name}`), Promise.resolve()), on: () => undefined },
+    connection: {
+      client: Promise.resolve({ status: 'ready' }),
+      disconnect: () => (log.push(`drop ${name}`), Promise.resolve()),
+      on: () => undefined,
+    },
   };
 }
 
