@@ -47,12 +47,13 @@ export class PropertiesRepository {
     });
   }
 
-  /** Locks the property's pictures FOR UPDATE (in id order, as the pictures' deletion hook locks them) until the transaction ends. */
-  async lockPictures(manager: EntityManager, accountId: string, propertyId: string): Promise<void> {
-    await manager.query(`SELECT id FROM property_pictures WHERE account_id = $1 AND property_id = $2 ORDER BY id FOR UPDATE`, [
-      accountId,
-      propertyId,
-    ]);
+  /** The property's pictures, locked FOR UPDATE in id order until the transaction ends (every path that deletes them locks them so). */
+  lockPictures(manager: EntityManager, accountId: string, propertyId: string): Promise<PropertyPictureEntity[]> {
+    return manager.find(PropertyPictureEntity, {
+      where: { accountId, propertyId },
+      order: { id: 'ASC' },
+      lock: { mode: 'pessimistic_write' },
+    });
   }
 
   async findIdBySourceId(manager: EntityManager, accountId: string, sourceId: string): Promise<string | undefined> {

@@ -127,12 +127,7 @@ export class PropertyPicturesService implements OnModuleInit {
   }
 
   private async deleteAllOf(tx: Tx, property: ResolvedProperty): Promise<void> {
-    const pictures = await tx.manager.find(PropertyPictureEntity, {
-      where: { accountId: tx.ctx.accountId, propertyId: property.propertyId },
-      order: { id: 'ASC' },
-      lock: { mode: 'pessimistic_write' },
-    });
-    await this.remove(tx, pictures);
+    await this.remove(tx, await this.repository.lockPictures(tx.manager, tx.ctx.accountId, property.propertyId));
   }
 
   /** Rows and events now; the stored copies only once the transaction has committed. */
