@@ -2,6 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { Scheduler } from '../../../platform/scheduling/scheduler';
+import { PartitionUpkeepService } from './partition-upkeep.service';
 import { WebhookRetentionService } from './webhook-retention.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { WebhookSweepService } from './webhook-sweep.service';
@@ -9,10 +10,11 @@ import { WebhookSweepService } from './webhook-sweep.service';
 export const SWEEP_TASK = 'webhook-sweep';
 export const RETENTION_TASK = 'webhook-retention';
 export const SECRETS_TASK = 'webhook-secrets';
+export const PARTITIONS_TASK = 'partition-upkeep';
 
 /**
- * The engine's periodic work (worker only): the dispatch/retry sweep, retention and the upkeep of
- * stored secrets, on the in-process
+ * The engine's periodic work (worker only): the dispatch/retry sweep, retention, the upkeep of the
+ * time partitions and of stored secrets, on the in-process
  * scheduler (once per interval across all workers; an interval of 0 leaves the task out, as tests that
  * share one database with other files do, calling the services directly).
  */
@@ -24,6 +26,7 @@ export class WebhookMaintenanceSchedule implements OnModuleInit {
     private readonly sweeper: WebhookSweepService,
     private readonly retention: WebhookRetentionService,
     private readonly secrets: WebhookSecretsService,
+    private readonly partitions: PartitionUpkeepService,
   ) {}
 
   onModuleInit(): void {
@@ -31,6 +34,8 @@ export class WebhookMaintenanceSchedule implements OnModuleInit {
     this.scheduler.register({ name: SWEEP_TASK, intervalMs: sweepIntervalMs, run: () => this.sweeper.sweep() });
     this.scheduler.register({ name: RETENTION_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.retention.run({ signal }) });
     // Stored secrets' upkeep: previous secrets past their overlap, secrets not sealed with the current key.
+    // The event log's and the deliveries' time partitions, four weeks ahead (docs/operations.md).
+    this.scheduler.register({ name: PARTITIONS_TASK, intervalMs: retentionIntervalMs, run: () => this.partitions.run() });
     this.scheduler.register({ name: SECRETS_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.secrets.run({ signal }) });
   }
 }
