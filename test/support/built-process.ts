@@ -45,11 +45,17 @@ export async function spawnBuilt(
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as LogLine);
-  await waitUntil(
-    async () => child.exitCode !== null || logs().some((line) => line.msg === startedMsg),
-    timeoutMs,
-    `${script} to log '${startedMsg}'`,
-  );
+  try {
+    await waitUntil(
+      async () => child.exitCode !== null || logs().some((line) => line.msg === startedMsg),
+      timeoutMs,
+      `${script} to log '${startedMsg}'`,
+    );
+  } catch (error) {
+    // Not left running: nobody holds it to stop it, and it would keep jest from exiting.
+    child.kill('SIGKILL');
+    throw error;
+  }
   if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}: ${stderr}`);
   return { child, logs, stdout: () => stdout, stderr: () => stderr, exited };
 }

@@ -5,6 +5,6 @@ export type { LogLine } from './built-process';
 export type WorkerProcess = Omit<BuiltProcess, 'stdout'>;
 
 /** The BUILT worker (`dist/worker.js`) as a real child process, for tests that kill it or send it signals. */
-export function spawnWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-  return spawnBuilt('worker.js', env, 'worker started', 20_000);
+export function spawnWorkerProcess(env: Record<string, string>, timeoutMs = 20_000): Promise<WorkerProcess> {
+  return spawnBuilt('worker.js', env, 'worker started', timeoutMs);
 }
