@@ -96,5 +96,18 @@ export async function periodicTaskRuns(db: PrivateDatabase): Promise<Map<string,
   return runs;
 }
 
+/** `promise`, or an error naming `what` (and the steps so far) once `ms` have passed. */
+export async function within<T>(promise: Promise<T>, ms: number, what: string, steps: string[] = []): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms; steps so far: ${steps.join(', ')}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The gaps between consecutive values. */
 export const gaps = (times: number[]) => times.slice(1).map((time, i) => time - times[i]);
