@@ -3,6 +3,7 @@ import { PropertyResolver } from '../../src/modules/properties/property-resolver
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { pointersOf, uniq, validProperty } from '../support/properties';
+import { statementsWaitingOnLock } from '../support/wait';
 
 const FULL_DETAILS = {
   information: 'Top floor, no lift',
@@ -423,8 +424,8 @@ describe('properties', () => {
         deletedAt = Date.now();
         return res;
       });
-      await new Promise((r) => setTimeout(r, 300));
-      expect(deletedAt).toBe(0); // still waiting on the FOR KEY SHARE lock
+      await statementsWaitingOnLock(t.app.get(DataSource)); // the delete waits on the FOR KEY SHARE lock
+      expect(deletedAt).toBe(0);
       const releasedAt = Date.now();
       await lock.release();
       expect((await deletion).status).toBe(204);
