@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { PropertyResolver } from '../../src/modules/properties/property-resolver.service';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp, twoAccounts } from '../support/app';
 import { pointersOf, uniq, validProperty } from '../support/properties';
 import { statementsWaitingOnLock } from '../support/wait';
 
@@ -28,10 +28,7 @@ describe('properties', () => {
 
   beforeAll(async () => {
     t = await startApp();
-    account = await createAccount(t);
-    api = clientFor(t, account);
-    other = await createAccount(t);
-    otherApi = clientFor(t, other);
+    ({ account, api, other, otherApi } = await twoAccounts(t));
   });
   afterAll(() => t.close());
 
