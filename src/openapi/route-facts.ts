@@ -1,8 +1,7 @@
-import { INTERCEPTORS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
-import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { IdempotencyInterceptor } from '../platform/http/idempotency.interceptor';
 import { ACCEPTS_MULTIPART } from '../platform/http/multipart';
+import { INTERCEPTORS_METADATA, ROUTE_ARGS_METADATA, RouteParamtypes } from '../platform/http/route-metadata';
 import { IS_PUBLIC } from '../platform/http/public.decorator';
 
 type DtoClass = new () => object;
