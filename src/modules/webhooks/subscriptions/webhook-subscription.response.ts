@@ -14,7 +14,8 @@ export interface WebhookSubscriptionResponse {
 }
 
 /** POST /v1/webhooks answers with the secret, once. */
-export interface CreatedWebhookSubscriptionResponse extends WebhookSubscriptionResponse {
+/** A new subscription is enabled: it has no disabledReason. */
+export interface CreatedWebhookSubscriptionResponse extends Omit<WebhookSubscriptionResponse, 'disabledReason'> {
   signingSecret: string;
 }
 
@@ -46,6 +47,10 @@ const SUBSCRIPTION_FIELDS: FieldSchemas<WebhookSubscriptionResponse> = {
   createdAt: dateTime,
   disabledReason: optional({ type: 'string', examples: ['auto_disabled_after_repeated_delivery_failures'] }),
 };
+function withoutDisabledReason<T extends { disabledReason: unknown }>(fields: T): Omit<T, 'disabledReason'> {
+  const { disabledReason: _left, ...rest } = fields;
+  return rest;
+}
 const SIGNING_SECRET = { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' };
 
 export const WEBHOOK_SUBSCRIPTION_SHAPE = readShape<WebhookSubscriptionResponse>(
@@ -57,7 +62,10 @@ export const WEBHOOK_SUBSCRIPTION_SHAPE = readShape<WebhookSubscriptionResponse>
 export const CREATED_WEBHOOK_SUBSCRIPTION_SHAPE = readShape<CreatedWebhookSubscriptionResponse>(
   'CreatedWebhookSubscription',
   'The created subscription with its signing secret (shown once; rotateSecret issues a new one).',
-  { ...SUBSCRIPTION_FIELDS, signingSecret: { ...SIGNING_SECRET, description: '32 bytes, base64url; used as the HMAC key as is' } },
+  {
+    ...withoutDisabledReason(SUBSCRIPTION_FIELDS),
+    signingSecret: { ...SIGNING_SECRET, description: '32 bytes, base64url; used as the HMAC key as is' },
+  },
 );
 
 export const ROTATED_SECRET_SHAPE = readShape<RotatedSecretResponse>(
