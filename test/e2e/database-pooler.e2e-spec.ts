@@ -1,5 +1,6 @@
 import { createAccount, clientFor, startApp, TestApp } from '../support/app';
 import { PgBouncer, startPgBouncer } from '../support/pgbouncer';
+import { testPrerequisites } from '../support/prerequisites';
 import { createProperty } from '../support/properties';
 import { testEnvironment, TEST_RUN_ID } from '../support/test-env';
 
@@ -16,7 +17,7 @@ describe('Hot reads behind PgBouncer in transaction mode (DATABASE_POOLER=transa
 
   beforeAll(async () => {
     const { DATABASE_URL } = testEnvironment(TEST_RUN_ID);
-    bouncer = await startPgBouncer(DATABASE_URL, { poolMode: 'transaction', poolSize: 2 });
+    bouncer = await startPgBouncer(testPrerequisites().pgbouncer, DATABASE_URL, { poolMode: 'transaction', poolSize: 2 });
     t = await startApp({ DATABASE_URL: bouncer.url, DATABASE_POOLER: 'transaction' });
   }, 30_000);
 

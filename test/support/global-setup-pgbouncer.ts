@@ -1,5 +1,6 @@
 import globalSetup from './global-setup';
 import { PgBouncer, startPgBouncer } from './pgbouncer';
+import { testPrerequisites } from './prerequisites';
 import { testServerUrl } from './test-env';
 
 /** Jest shares globalThis between a run's globalSetup and globalTeardown (only). */
@@ -11,7 +12,7 @@ export const run = globalThis as typeof globalThis & { pgbouncer?: PgBouncer };
  * migrations and teardown included) reached through it, with the app told so (DATABASE_POOLER).
  */
 export default async function globalSetupThroughPgBouncer(): Promise<void> {
-  run.pgbouncer = await startPgBouncer(testServerUrl(), { poolMode: 'transaction' });
+  run.pgbouncer = await startPgBouncer(testPrerequisites().pgbouncer, testServerUrl(), { poolMode: 'transaction' });
   process.env.TEST_DATABASE_URL = run.pgbouncer.url;
   process.env.TEST_DATABASE_POOLER = 'transaction';
   await globalSetup();

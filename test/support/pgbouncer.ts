@@ -3,12 +3,11 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { testPrerequisites } from './prerequisites';
 import { freePort } from './private-services';
 import { waitUntil } from './wait';
 
 /**
- * A private PgBouncer (Debian's, obtained by scripts/test-prerequisites.js) in front of a PostgreSQL
+ * A private PgBouncer (`executable`: Debian's, as scripts/test-prerequisites.js found it) in front of a PostgreSQL
  * server, on a free port of 127.0.0.1, as a managed service or a vendor's pooler would run it:
  * transaction pooling, every database of the server reachable under its own name. It authenticates
  * nobody (`auth_type = trust`, the server's own trust still applies) and changes nothing on the server.
@@ -29,6 +28,7 @@ export interface PgBouncerOptions {
 }
 
 export async function startPgBouncer(
+  executable: string,
   serverUrl: string,
   { poolMode = 'transaction', poolSize = 20 }: PgBouncerOptions = {},
 ): Promise<PgBouncer> {
@@ -66,7 +66,7 @@ export async function startPgBouncer(
   );
 
   const output: string[] = [];
-  const child: ChildProcess = spawn(testPrerequisites().pgbouncer, [join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(executable, [join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'pipe', 'pipe'] });
   for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   // A run that ends without stopping it (a crash) must not leave it behind.
   const killOnExit = () => child.kill('SIGKILL');
