@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       version: packageVersion,
       port: 3000,
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/property_ops',
+      databaseConnectTimeoutMs: 10000,
       redisUrl: 'redis://127.0.0.1:6379',
       redisPrefix: 'pop',
       errorsBaseUrl: 'https://errors.property-ops.example/problems',
@@ -84,6 +85,8 @@ describe('loadConfig', () => {
   });
 
   it.each([
+    ['DATABASE_CONNECT_TIMEOUT_MS', '0'],
+    ['DATABASE_CONNECT_TIMEOUT_MS', '5s'],
     ['PORT', 'abc'],
     ['PORT', '0'],
     ['PORT', '65536'],

@@ -14,6 +14,11 @@ export interface AppConfig {
   version: string;
   port: number;
   databaseUrl: string;
+  /**
+   * Longest wait for a database connection (a new one, or a free one of the pool); past it the request
+   * answers 503. Bounds how long requests hang when the server is unreachable rather than refusing.
+   */
+  databaseConnectTimeoutMs: number;
   redisUrl: string;
   /** Prefix of every Redis key the app owns (queues, rate limits); lets test runs share one Redis. */
   redisPrefix: string;
@@ -92,6 +97,9 @@ export interface AppConfig {
 }
 
 export class ConfigError extends Error {}
+
+/** DATABASE_CONNECT_TIMEOUT_MS unless set (also for the migration runner, which has no full config). */
+export const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 10_000;
 
 const positiveInt = makeValidator<number>((input) => {
   const value = Number(input);
@@ -192,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       NODE_ENV: str({ choices: ['development', 'test', 'production'], default: 'development' }),
       PORT: port({ default: 3000 }),
       DATABASE_URL: postgresUrl({ default: 'postgres://postgres@127.0.0.1:5432/property_ops' }),
+      DATABASE_CONNECT_TIMEOUT_MS: positiveInt({ default: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS }),
       REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
       REDIS_PREFIX: nonEmptyStr({ default: 'pop' }),
       ERRORS_BASE_URL: httpUrl({ default: 'https://errors.property-ops.example/problems' }),
@@ -283,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     version: packageVersion,
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     errorsBaseUrl: e.ERRORS_BASE_URL.replace(/\/+$/, ''),
