@@ -72,6 +72,25 @@ describe('OutageTracker', () => {
     ]);
   });
 
+  it('takes failures reported within a probe interval after the end for stragglers, and later ones for a new outage', async () => {
+    const { tracker, lines, setUp, advance } = setup();
+    tracker.failed(new Error('down'));
+    setUp(true);
+    await advance(1_000);
+    await advance(500);
+    tracker.failed(new Error('answered late'));
+    expect(tracker.isDown).toBe(false);
+    await advance(500);
+    setUp(false);
+    tracker.failed(new Error('down again'));
+    expect(tracker.isDown).toBe(true);
+    expect(lines.map(([level, fields]) => [level, fields.error ?? fields.downForMs])).toEqual([
+      ['warn', 'down'],
+      ['info', 1_000],
+      ['warn', 'down again'],
+    ]);
+  });
+
   it('stops probing once stopped, and logs no new outage after that', async () => {
     const { tracker, lines, probes, advance } = setup();
     tracker.failed(new Error('down'));

@@ -19,10 +19,11 @@ export interface OutageTrackerOptions {
  * One process's view of a dependency's outage: the first failure that reports it logs one line and
  * starts probing; the first probe that succeeds logs the other (with how long it lasted). Failures
  * reported in between are counted, not logged, so an outage under load is two lines, not a stack per
- * request. Nothing waits on it: requests and jobs keep trying the dependency themselves.
+ * request. Failures within one probe interval after the end are taken for stragglers of that outage. Nothing waits on it: requests and jobs keep trying the dependency themselves.
  */
 export class OutageTracker {
   private since: number | null = null;
+  private endedAt = Number.NEGATIVE_INFINITY;
   private failures = 0;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -40,6 +41,9 @@ export class OutageTracker {
   failed(error: unknown): void {
     this.failures++;
     if (this.since !== null || this.stopped) return;
+    // A straggler: a request that failed before the probe found the dependency back, answered just after.
+    // Were the dependency down again, the failures would go on and the next one open the outage.
+    if (this.now() - this.endedAt < this.options.probeEveryMs) return;
     this.since = this.now();
     this.failures = 1;
     const { dependency, logger } = this.options;
@@ -71,5 +75,6 @@ export class OutageTracker {
     const { dependency, logger } = this.options;
     logger.log({ dependency, downForMs: this.now() - this.since, failures: this.failures }, `${dependency} available again`);
     this.since = null;
+    this.endedAt = this.now();
   }
 }
