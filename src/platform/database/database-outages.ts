@@ -1,5 +1,7 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { DomainError } from '../errors/domain-error';
 import { OutageTracker } from '../outages/outage-tracker';
 import { isDatabaseUnavailable } from './pg-errors';
@@ -33,10 +35,10 @@ export class DatabaseUnavailableError extends DomainError {
  * one line when the outage starts and one when a probe finds the database back.
  */
 @Injectable()
-export class DatabaseOutages implements OnModuleDestroy {
+export class DatabaseOutages implements OnModuleInit, OnModuleDestroy {
   private readonly tracker: OutageTracker;
 
-  constructor(dataSource: DataSource) {
+  constructor(private readonly dataSource: DataSource) {
     this.tracker = new OutageTracker({
       dependency: 'database',
       logger: new Logger(DatabaseOutages.name),
@@ -54,6 +56,18 @@ export class DatabaseOutages implements OnModuleDestroy {
     if (!isDatabaseUnavailable(error)) return false;
     this.tracker.failed(error);
     return true;
+  }
+
+  /**
+   * Every connection of the pool is heard for good. pg-pool stops listening to a connection when it
+   * hands it out, and TypeORM starts a microtask later: a session ended by the server (57P01 in a
+   * fast shutdown) in the same read as its start-up was an unheard 'error' event, which ends the
+   * process. Heard here, the outage is noted, and the connection's next statement fails (a 503).
+   */
+  onModuleInit(): void {
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool | undefined;
+    pool?.on('connect', (client) => client.on('error', (error) => this.noted(error)));
+    pool?.on('error', (error) => this.noted(error));
   }
 
   onModuleDestroy(): void {

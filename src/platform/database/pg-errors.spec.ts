@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './pg-errors';
 
 describe('isUniqueViolation', () => {
@@ -57,6 +57,11 @@ describe('isDatabaseUnavailable', () => {
     const timeout = new Error('Connection terminated due to connection timeout', { cause: new Error('Connection terminated') });
     expect(isDatabaseUnavailable(timeout)).toBe(true);
     expect(isDatabaseUnavailable(new Error('outer', { cause: pg('ECONNREFUSED') }))).toBe(true);
+  });
+
+  it('recognises a query runner that TypeORM released when its connection failed', () => {
+    expect(isDatabaseUnavailable(new QueryRunnerAlreadyReleasedError())).toBe(true);
+    expect(isDatabaseUnavailable(new QueryRunnerProviderAlreadyReleasedError())).toBe(true);
   });
 
   it('leaves errors of the statement or its data alone', () => {

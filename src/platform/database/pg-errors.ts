@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 
 function violates(error: unknown, code: string, constraint: string): boolean {
   if (!(error instanceof QueryFailedError)) return false;
@@ -48,6 +48,9 @@ const UNAVAILABLE_MESSAGES = [
  * be retried as it is. TypeORM wraps the driver's error (`driverError`); Node wraps some in `cause`.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  // TypeORM releases a query runner when its connection reports an error: the transaction's next
+  // statement then meets a released runner, the consequence of the connection lost under it.
+  if (error instanceof QueryRunnerAlreadyReleasedError || error instanceof QueryRunnerProviderAlreadyReleasedError) return true;
   for (let current = error, depth = 0; current instanceof Error && depth < 4; depth++) {
     const { code } = current as { code?: unknown };
     if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.test(code) || UNAVAILABLE_SOCKET_CODES.has(code))) return true;
