@@ -379,7 +379,8 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     clientRequestId: 'req_7f0c2a4e-2f61-4d89-a8a4-3b1d2b9f5c11',
     apiRequestId: '7f0c2a4e-2f61-4d89-a8a4-3b1d2b9f5c11',
     targetAccountId: ids.accountId,
-    results: [{ propertyId: ids.propertyId, sourceId: 'villa-azur-17', name: 'Villa Azur' }],
+    // The whole read shape: the feed's Event schema types results by eventName (set below).
+    results: [],
   },
 };
 
@@ -401,3 +402,4 @@ SHAPE_EXAMPLES.CompletedJobRequest = {
 };
 
 SHAPE_EXAMPLES.WebhookReplayStarted = SHAPE_EXAMPLES.WebhookReplay;
+(SHAPE_EXAMPLES.Event as { results: unknown[] }).results = [SHAPE_EXAMPLES.Property];

@@ -9,7 +9,7 @@ import { SHAPE_EXAMPLES } from './examples';
 import { OperationDoc, OPERATIONS, ResponseDoc } from './operations';
 import { READ_SHAPES } from './read-shapes';
 import { operationIdOf, RouteFacts, routeFacts } from './route-facts';
-import { webhooksSection } from './webhooks';
+import { eventFeedSchemas, webhooksSection } from './webhooks';
 
 type Operation = Record<string, unknown> & { operationId: string; parameters?: JsonSchema[]; responses: Record<string, unknown> };
 
@@ -99,7 +99,7 @@ function buildDocument(app: INestApplication, config: AppConfig, facts: Map<stri
     webhooks: webhooksSection(),
     components: {
       ...document.components,
-      schemas: { ...READ_SHAPES, ...dtos } as never,
+      schemas: { ...READ_SHAPES, ...eventFeedSchemas(), ...dtos } as never,
       responses: Object.fromEntries(Object.values(PROBLEM_RESPONSES).map(({ name, response }) => [name, response])) as never,
       headers: HEADERS as never,
       parameters: PARAMETERS as never,

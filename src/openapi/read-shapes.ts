@@ -472,15 +472,7 @@ export const READ_SHAPES: Record<string, JsonSchema> = {
     oneOf: [ref('WebhookReplay'), ref('ReplayDryRun')],
     description: 'The replay started, or with dryRun the count only.',
   },
-  Event: shape('An event of the feed: the envelope of spec 6.1 without notifiedAt (stamped per webhook attempt).', {
-    id: id('evt'),
-    eventName: str,
-    createdAt: dateTime,
-    clientRequestId: { type: 'string', description: "the originating request's Idempotency-Key, else req_<x-request-id>" },
-    apiRequestId: { type: 'string', description: "the originating request's x-request-id" },
-    targetAccountId: str,
-    results: { type: 'array', description: 'the changed resources in their read shape (see the webhooks of this document)', items: {} },
-  }),
+  // Event (the feed's envelope, one per results type): from the event catalogue, webhooks.ts eventFeedSchemas().
   Problem: {
     type: 'object',
     description: 'An RFC 9457 problem document (application/problem+json).',

@@ -45,11 +45,17 @@ export async function spawnBuilt(
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as LogLine);
-  await waitUntil(
-    async () => child.exitCode !== null || logs().some((line) => line.msg === startedMsg),
-    timeoutMs,
-    `${script} to log '${startedMsg}'`,
-  );
+  try {
+    await waitUntil(
+      async () => child.exitCode !== null || logs().some((line) => line.msg === startedMsg),
+      timeoutMs,
+      `${script} to log '${startedMsg}'`,
+    );
+  } catch (error) {
+    // A process that did not start in time would otherwise go on running (and loading the machine) after the test.
+    child.kill('SIGKILL');
+    throw error;
+  }
   if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}: ${stderr}`);
   return { child, logs, stdout: () => stdout, stderr: () => stderr, exited };
 }

@@ -25,11 +25,26 @@ export interface DeliveryJobData {
   subscriptionId?: string;
 }
 
+/** An attempt due and unclaimed in the database (the sweep's): `attempt` = attempts already made. */
+export interface DueAttempt {
+  deliveryId: string;
+  attempt: number;
+  subscriptionId: string;
+}
+
+/** Why the sweep failed an active job that never claimed its attempt (BullMQ's failedReason; the job is removed). */
+const STALE_ACTIVE_REASON = 'replaced by the sweep: active without claiming its attempt (its worker is gone)';
+
 export interface DeliveryEnqueueOptions {
   delayMs?: number;
   /** Attempts already made (0 = first, the default). */
   attempt?: number;
   subscriptionId?: string;
+  /**
+   * Ahead of the jobs waiting (BullMQ `lifo`): an attempt already overdue (its job lost, or its previous
+   * attempt lost with its worker) goes next rather than behind the backlog its worker's death left.
+   */
+  ahead?: boolean;
 }
 
 /**
@@ -89,16 +104,67 @@ export class WebhookQueue implements OnModuleInit {
     if (items.length === 0) return;
     try {
       await this.deliveryQueue.addBulk(
-        items.map(({ deliveryId, delayMs, attempt = 0, subscriptionId }) => ({
+        items.map(({ deliveryId, delayMs, attempt = 0, subscriptionId, ahead }) => ({
           name: 'deliver',
           // (An undefined subscriptionId is left out when BullMQ serializes the data.)
           data: { deliveryId, attempt, subscriptionId },
-          opts: { jobId: deliveryJobId(deliveryId, attempt), delay: delayMs && delayMs > 0 ? delayMs : undefined, ...DELIVERY_JOB_OPTIONS },
+          opts: {
+            jobId: deliveryJobId(deliveryId, attempt),
+            delay: delayMs && delayMs > 0 ? delayMs : undefined,
+            lifo: ahead || undefined,
+            ...DELIVERY_JOB_OPTIONS,
+          },
         })),
       );
     } catch (error) {
       this.logger.warn(`enqueueing ${items.length} delivery attempt(s) failed (the sweep will retry): ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * The sweep's re-enqueue of attempts the database says are due and unclaimed (`items`). An attempt's job
+   * that is gone is added again; one that waits (waiting, delayed, prioritized) is left, it will run; one
+   * that will never run is replaced (removed, then added again under the same id): finished and kept, or
+   * active for more than `staleActiveMs` without its attempt claimed. Each goes ahead of the jobs waiting
+   * (`items` come oldest due first, and go in that order). The last is a worker killed (or cut
+   * off) between taking the job and claiming its attempt: BullMQ keeps such a job active, and its id
+   * taken, until its lock runs out (WEBHOOK_TIMEOUT_MS + 30 s) and a stalled check (every 30 s) moves it,
+   * so adding the id again did nothing for up to 70 s. A live worker claims a job's attempt within about
+   * a second of taking it; if it still runs a replaced job, the claim lets only one run send the attempt.
+   * Never throws (the next sweep tries again).
+   */
+  async requeueDue(items: DueAttempt[], staleActiveMs: number): Promise<{ added: number; replaced: number }> {
+    let replaced = 0;
+    const toAdd = await Promise.all(
+      items.map(async (item) => {
+        const jobId = deliveryJobId(item.deliveryId, item.attempt);
+        try {
+          const state = await this.deliveryQueue.getJobState(jobId);
+          if (state === 'unknown') return item;
+          if (state !== 'active' && state !== 'completed' && state !== 'failed') return undefined;
+          const job = await this.deliveryQueue.getJob(jobId);
+          if (!job) return item;
+          if (state === 'active') {
+            if (Date.now() - (job.processedOn ?? 0) < staleActiveMs) return undefined;
+            // Token '0': finished whoever holds the lock (a dead worker); removed, as removeOnFail says.
+            await job.moveToFailed(new Error(STALE_ACTIVE_REASON), '0');
+          } else {
+            await job.remove();
+          }
+          replaced++;
+          return item;
+        } catch (error) {
+          this.logger.warn(
+            `checking the job of attempt ${item.attempt} of ${item.deliveryId} failed (the sweep will retry): ${(error as Error).message}`,
+          );
+          return undefined;
+        }
+      }),
+    );
+    const added = toAdd.filter((item): item is DueAttempt => item !== undefined);
+    // Ahead of the waiting jobs, the oldest due first: each job added ahead goes before the ones added before it.
+    await this.enqueueDeliveries(added.map((item) => ({ ...item, ahead: true })).reverse());
+    return { added: added.length, replaced };
   }
 
   /**

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DelayedError, Job, Processor, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
@@ -47,6 +48,8 @@ export class QueueWorkers {
       connection: redisConnectionOptions(this.config.redisUrl),
       prefix: this.config.redisPrefix,
       runRetryDelay: WORKER_RUN_RETRY_DELAY_MS,
+      // The process taking a job, as the job's processedBy (bull-board, tests): which process held a job it left.
+      name: workerName(),
       ...workerOptions,
     });
     worker.on('failed', (job, error) => logger.warn(`${queueName} job ${job?.name} ${job?.id} failed: ${error.message}`));
@@ -77,4 +80,9 @@ export class QueueWorkers {
       }
     };
   }
+}
+
+/** A worker process's name in BullMQ: `<host>:<pid>`. */
+export function workerName(pid = process.pid): string {
+  return `${hostname()}:${pid}`;
 }

@@ -326,7 +326,14 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     // A subscription the engine had disabled delivers again: webhook.recovered (extension).
     if (state.status === 'delivered' && !work.test && work.subscription.dark) await this.operational.recovered(work);
     if (state.status === 'pending') {
-      await this.queue.enqueueDelivery(work.id, { attempt: attemptCount, delayMs: state.delayMs, subscriptionId: work.subscriptionId });
+      // The next attempt after a lost one (its worker died) is overdue: it goes ahead of the backlog.
+      const ahead = claim === 'expired';
+      await this.queue.enqueueDelivery(work.id, {
+        attempt: attemptCount,
+        delayMs: state.delayMs,
+        subscriptionId: work.subscriptionId,
+        ahead,
+      });
     }
     return { kind: 'attempted', state, recorded: true };
   }

@@ -5,7 +5,7 @@ import { EventsService } from '../../events/events.service';
 import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { WebhookDispatchService } from '../dispatch/webhook-dispatch.service';
 import { WebhookQueue } from '../webhook-queue.service';
-import { WebhookDeliveryService } from '../delivery/webhook-delivery.service';
+import { CLAIM_LEASE_MS, WebhookDeliveryService } from '../delivery/webhook-delivery.service';
 import { WebhookReplaysRepository } from '../webhook-replays.repository';
 
 /** Events younger than this are left to the fast path (it normally dispatches within milliseconds). */
@@ -27,8 +27,8 @@ export interface SweepResult {
 /**
  * The safety net behind the fast path (at-least-once): dispatches events nobody dispatched (Redis was
  * down, a process died between commit and enqueue), records attempts whose worker died mid-attempt as
- * lost (their next attempt goes at once), and re-enqueues pending attempts whose job was lost.
- * Job ids make a re-enqueue of a job that still exists a no-op.
+ * lost (their next attempt goes at once), and re-enqueues pending attempts whose job was lost or will
+ * not run (WebhookQueue.requeueDue); a job that still waits is left alone.
  */
 @Injectable()
 export class WebhookSweepService {
@@ -60,23 +60,25 @@ export class WebhookSweepService {
     const lostAttempts = await this.deliveries.recoverLostAttempts(accountIds);
 
     // Attempts in flight are claimed and left out; a due attempt may still wait in the queue a little,
-    // past that slack its job is presumed lost. Re-adding one that still exists does nothing.
+    // past that slack its job is looked at: added again when gone, replaced when it will not run (finished,
+    // or active unclaimed for a claim lease: its worker died), left when it waits.
     const slackMs = Math.max(this.config.webhook.sweepIntervalMs, 1_000);
     const overdue = await this.repository.overdue(slackMs, OVERDUE_BATCH, accountIds);
-    await this.queue.enqueueDeliveries(
+    const requeued = await this.queue.requeueDue(
       overdue.map((row) => ({ deliveryId: row.id, attempt: row.attemptCount, subscriptionId: row.subscriptionId })),
+      CLAIM_LEASE_MS,
     );
 
     // A replay whose job is gone; re-adding one whose job still exists does nothing (job id = replay id).
     const stalledReplays = await this.replays.stalled(REPLAY_IDLE_MS, REPLAY_BATCH, accountIds);
     await this.queue.enqueueReplays(stalledReplays);
 
-    if (events > 0 || lostAttempts > 0 || overdue.length > 0) {
+    if (events > 0 || lostAttempts > 0 || requeued.added > 0) {
       this.logger.log(
         `sweep: ${events} undispatched event(s) → ${deliveriesCreated} deliveries; ${lostAttempts} lost attempt(s) recorded; ` +
-          `${overdue.length} overdue attempt(s) re-enqueued`,
+          `${requeued.added} overdue attempt(s) re-enqueued (${requeued.replaced} replacing a job that would not run)`,
       );
     }
-    return { events, deliveriesCreated, lostAttempts, reenqueued: overdue.length };
+    return { events, deliveriesCreated, lostAttempts, reenqueued: requeued.added };
   }
 }
