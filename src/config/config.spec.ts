@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       port: 3000,
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/property_ops',
       databasePooler: 'transaction',
+      databaseConnectTimeoutMs: 10000,
       redisUrl: 'redis://127.0.0.1:6379',
       redisPrefix: 'pop',
       errorsBaseUrl: 'https://errors.property-ops.example/problems',
@@ -89,6 +90,8 @@ describe('loadConfig', () => {
   });
 
   it.each([
+    ['DATABASE_CONNECT_TIMEOUT_MS', '0'],
+    ['DATABASE_CONNECT_TIMEOUT_MS', '5s'],
     ['PORT', 'abc'],
     ['PORT', '0'],
     ['PORT', '65536'],
