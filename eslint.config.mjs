@@ -5,6 +5,35 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+// Module boundaries (docs/architecture.md, "Module boundaries"). A module may use another module only through
+// its public surface: its module class, its services, its response types, its DTOs, its pure rules (constants and
+// functions with no state) and its route decorators; never its repositories, entities, processors or other internals.
+// no-restricted-imports sees only the import string, so "another module" is spelled per folder depth: from
+// src/modules/<m>/<d folders>/file.ts, `../` (d + 1 times) then a name reaches src/modules/<other>.
+const PUBLIC_SURFACE = String.raw`(?:[^/]+/)*(?:[^/]+\.(?:module|service|response|rules|decorator)|dto/[^/]+)$`;
+const anotherModulesInternals = (depth) => ({
+  regex: String.raw`^(?:\.\./){${depth + 1}}(?!\.\.)[^/]+/(?!${PUBLIC_SURFACE})`,
+  message:
+    'import another module only through its public surface (its *.module, *.service, *.response, *.rules, *.decorator or dto/): never its repository, entity or other internal files',
+});
+// Framework internals move between versions; the few we need are wrapped once in src/platform.
+const deepFrameworkImport = {
+  regex: String.raw`^(?:typeorm|bullmq|ioredis|pg|express|@nestjs/[^/]+)/`,
+  message: 'deep framework imports (typeorm/driver/…, bullmq/dist/…, @nestjs/*/dist/…) belong in src/platform: wrap what you need there',
+};
+// Controllers are loaded only by the HTTP modules (*-http.module.ts), which only the app module imports, so the
+// worker process and the core modules it imports never load a controller.
+const httpSide = {
+  regex: String.raw`(?:\.controller|-http\.module)$`,
+  message: 'only an HTTP module (*-http.module.ts, imported by the app module alone) may import a controller or an HTTP module',
+};
+const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const moduleFilesAt = (depth) => [`src/modules/*/${'*/'.repeat(depth)}*.ts`];
+const moduleBoundaries = [0, 1, 2, 3].map((depth) => ({
+  files: moduleFilesAt(depth),
+  rules: restrict(deepFrameworkImport, anotherModulesInternals(depth), httpSide),
+}));
+
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'coverage/**', 'var/**'] },
   js.configs.recommended,
@@ -19,6 +48,27 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/no-unused-expressions': 'error',
     },
+  },
+  {
+    // Outside src/platform (and outside src/modules, which the blocks below cover) no deep framework imports.
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['src/platform/**'],
+    rules: restrict(deepFrameworkImport),
+  },
+  ...moduleBoundaries,
+  {
+    // The HTTP side: the HTTP modules (and the test helpers' module, itself mounted by the app module only) import controllers.
+    files: ['src/modules/*/*-http.module.ts'],
+    rules: restrict(deepFrameworkImport, anotherModulesInternals(0)),
+  },
+  {
+    files: ['src/modules/job-requests/provider/test-helpers.module.ts'],
+    rules: restrict(deepFrameworkImport, anotherModulesInternals(1)),
+  },
+  {
+    // The worker process: no controller, no HTTP module, however indirectly named.
+    files: ['src/worker.ts', 'src/worker.module.ts'],
+    rules: restrict(deepFrameworkImport, httpSide),
   },
   {
     // Layers point one way: modules use platform, never the reverse.

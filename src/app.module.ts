@@ -2,18 +2,18 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/c
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AppConfig } from './config/config';
 import { AuthModule } from './modules/auth/auth.module';
-import { BookingsModule } from './modules/bookings/bookings.module';
-import { CalendarFeedsModule } from './modules/calendar-feeds/calendar-feeds.module';
-import { ChecklistsModule } from './modules/checklists/checklists.module';
+import { BookingsHttpModule } from './modules/bookings/bookings-http.module';
+import { CalendarFeedsHttpModule } from './modules/calendar-feeds/calendar-feeds-http.module';
+import { ChecklistsHttpModule } from './modules/checklists/checklists-http.module';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
-import { EventsModule } from './modules/events/events.module';
-import { HealthModule } from './modules/health/health.module';
-import { JobRequestsModule } from './modules/job-requests/job-requests.module';
+import { EventsHttpModule } from './modules/events/events-http.module';
+import { HealthHttpModule } from './modules/health/health-http.module';
+import { JobRequestsHttpModule } from './modules/job-requests/job-requests-http.module';
 import { JobRequestTestHelpersModule } from './modules/job-requests/provider/test-helpers.module';
-import { PropertiesModule } from './modules/properties/properties.module';
-import { RemindersModule } from './modules/reminders/reminders.module';
-import { WebhooksModule } from './modules/webhooks/webhooks.module';
-import { LegacyModule } from './modules/legacy/legacy.module';
+import { PropertiesHttpModule } from './modules/properties/properties-http.module';
+import { RemindersHttpModule } from './modules/reminders/reminders-http.module';
+import { WebhooksHttpModule } from './modules/webhooks/webhooks-http.module';
+import { LegacyHttpModule } from './modules/legacy/legacy-http.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { ProblemFilter } from './platform/http/problem.filter';
 import { RequestIdMiddleware } from './platform/http/request-id';
@@ -29,6 +29,30 @@ import { QueueDashboardModule } from './admin/queue-dashboard.module';
  * body → auth and rate limit guard → strict request guard (unreadable bodies, undeclared query
  * or body fields) → (idempotency interceptor) → strict validation → controller.
  */
+/**
+ * The modules that serve the API's routes. Apart so that a test can read the routes their
+ * controllers declare before an app starts (test/support/openapi-operations.ts), without calling
+ * PlatformModule.forRoot (which registers the data source).
+ */
+export function apiModules(config: AppConfig) {
+  return [
+    AuthModule,
+    EventsHttpModule,
+    HealthHttpModule,
+    PropertiesHttpModule,
+    ChecklistsHttpModule,
+    BookingsHttpModule,
+    JobRequestsHttpModule,
+    // Test helpers exist only when switched on (never in production): otherwise their routes are 404s.
+    ...(config.testHelpersEnabled ? [JobRequestTestHelpersModule] : []),
+    RemindersHttpModule,
+    WebhooksHttpModule,
+    LegacyHttpModule,
+    CalendarFeedsHttpModule,
+    OpenApiModule,
+  ];
+}
+
 @Module({})
 export class AppModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -36,20 +60,7 @@ export class AppModule implements NestModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config, 'api'),
-        AuthModule,
-        EventsModule,
-        HealthModule,
-        PropertiesModule,
-        ChecklistsModule,
-        BookingsModule,
-        JobRequestsModule,
-        // Test helpers exist only when switched on (never in production): otherwise their routes are 404s.
-        ...(config.testHelpersEnabled ? [JobRequestTestHelpersModule] : []),
-        RemindersModule,
-        WebhooksModule,
-        LegacyModule,
-        CalendarFeedsModule,
-        OpenApiModule,
+        ...apiModules(config),
         ...(config.ops.admin ? [QueueDashboardModule.forRoot(config.ops.admin)] : []),
       ],
       providers: [

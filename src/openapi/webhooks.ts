@@ -1,47 +1,51 @@
 import { SHAPE_EXAMPLES } from './examples';
+import { EVENT_CATALOGUE, EVENT_NAMES, EventName, EventPayloads } from '../modules/events/event-catalogue';
 import type { JsonSchema } from './dto-schemas';
+import { EVENT_SHAPE } from '../modules/events/event.response';
+
+type EventPayloadName = keyof EventPayloads;
+
+/** The events of one results type: an envelope schema each (`BookingEvent` for the booking.* events). */
+function byPayload(): Map<EventPayloadName, EventName[]> {
+  const groups = new Map<EventPayloadName, EventName[]>();
+  for (const name of EVENT_NAMES) {
+    const payload = EVENT_CATALOGUE[name].payload;
+    groups.set(payload, [...(groups.get(payload) ?? []), name]);
+  }
+  return groups;
+}
+
+const envelopeName = (payload: EventPayloadName) => `${payload}Event`;
 
 /**
- * The webhook deliveries (spec 6) as OpenAPI `webhooks`: one entry per event name of
- * docs/events.md, each a signed POST of the event envelope whose results hold the read shape
- * named here. Adding an event: add it here and to docs/events.md.
+ * The events feed's schemas (GET /v1/events), from the event catalogue: `Event` is one of the
+ * envelopes, told apart by `eventName` (a discriminator), each with its names and the schema of its
+ * results, so a client can type `results` by `eventName`.
  */
-export const EVENT_RESULTS: Record<string, string> = {
-  'property.create': 'Property',
-  'property.update': 'Property',
-  'property.delete': 'Property',
-  'propertyPicture.create': 'PropertyPicture',
-  'propertyPicture.delete': 'PropertyPicture',
-  'checklist.create': 'Checklist',
-  'checklist.update': 'Checklist',
-  'checklist.disable': 'Checklist',
-  'checklist.delete': 'Checklist',
-  'booking.create': 'Booking',
-  'booking.update': 'Booking',
-  'booking.changeDates': 'Booking',
-  'booking.cancel': 'Booking',
-  'booking.delete': 'Booking',
-  'reminder.create': 'Reminder',
-  'reminder.update': 'Reminder',
-  'reminder.delete': 'Reminder',
-  'jobRequest.created': 'JobRequest',
-  'jobRequest.updated': 'JobRequest',
-  'jobRequest.changesPending': 'JobRequest',
-  'jobRequest.canceled': 'JobRequest',
-  'jobRequest.paymentStatusChanged': 'PaymentStatus',
-  'jobRequest.accepted': 'JobRequest',
-  'jobRequest.declined': 'JobRequest',
-  'jobRequest.started': 'JobRequest',
-  'jobRequest.completed': 'CompletedJobRequest',
-  'jobRequest.canceledByCleaner': 'JobRequest',
-  'comment.new': 'Comment',
-  'legacy.validationError': 'LegacyValidationError',
-  'calendarFeed.failing': 'CalendarFeed',
-  'calendarFeed.recovered': 'CalendarFeed',
-  // Operational events of the delivery engine (extension, docs/webhooks.md): never sent to the subscription they are about.
-  'webhook.disabled': 'WebhookDisabled',
-  'webhook.recovered': 'WebhookRecovered',
-};
+export function eventFeedSchemas(): Record<string, JsonSchema> {
+  const schemas: Record<string, JsonSchema> = {};
+  const mapping: Record<string, string> = {};
+  // The envelope's fields as EventResponse declares them; eventName and results narrowed per payload.
+  const envelope = (EVENT_SHAPE.schema as { properties: Record<string, JsonSchema> }).properties;
+  for (const [payload, names] of byPayload()) {
+    schemas[envelopeName(payload)] = {
+      ...EVENT_SHAPE.schema,
+      description: `An event of the feed whose results are ${payload} (${names.join(', ')}): the envelope of spec 6.1 without notifiedAt (stamped per webhook attempt).`,
+      properties: {
+        ...envelope,
+        eventName: { enum: names },
+        results: { type: 'array', items: { $ref: `#/components/schemas/${payload}` } },
+      },
+    };
+    for (const name of names) mapping[name] = `#/components/schemas/${envelopeName(payload)}`;
+  }
+  schemas.Event = {
+    description: 'An event of the feed: `eventName` tells which results it carries (docs/events.md lists every event).',
+    oneOf: [...byPayload().keys()].map((payload) => ({ $ref: `#/components/schemas/${envelopeName(payload)}` })),
+    discriminator: { propertyName: 'eventName', mapping },
+  };
+  return schemas;
+}
 
 const headerParam = (name: string, description: string, schema: JsonSchema, example: unknown) => ({
   name,
@@ -75,7 +79,7 @@ export const WEBHOOK_HEADERS = [
   headerParam('webhook-max-retries', "The subscription's maxRetries.", { type: 'string', pattern: '^\\d+$' }, '5'),
 ];
 
-function envelope(resultSchema: string): JsonSchema {
+function envelope(eventName: EventName, resultSchema: string): JsonSchema {
   return {
     type: 'object',
     required: ['clientRequestId', 'apiRequestId', 'targetAccountId', 'createdAt', 'eventName', 'results', 'notifiedAt'],
@@ -84,7 +88,7 @@ function envelope(resultSchema: string): JsonSchema {
       apiRequestId: { type: 'string', description: "the originating request's x-request-id" },
       targetAccountId: { type: 'string' },
       createdAt: { type: 'string', format: 'date-time', description: 'when the change committed: order by it' },
-      eventName: { type: 'string' },
+      eventName: { const: eventName },
       results: { type: 'array', items: { $ref: `#/components/schemas/${resultSchema}` } },
       notifiedAt: { type: 'string', format: 'date-time', description: 'stamped per attempt: bytes and signature differ between retries' },
       test: { const: true, description: 'only on test deliveries (POST /v1/webhooks/{webhookId}/test)' },
@@ -94,37 +98,41 @@ function envelope(resultSchema: string): JsonSchema {
 
 export function webhooksSection(): Record<string, object> {
   return Object.fromEntries(
-    Object.entries(EVENT_RESULTS).map(([eventName, resultSchema]) => [
-      eventName,
-      {
-        post: {
-          summary: `${eventName} (results: ${resultSchema})`,
-          description:
-            'POSTed to every enabled subscription whose eventFilters match, signed (Standard Webhooks). Answer any 2xx within 10 seconds; anything else is retried with exponential backoff from 30 s up to maxRetries. Ordering is not guaranteed: order by createdAt, dedupe by webhook-id. Missed events: GET /v1/events. The legacy webhook (PUT /legacy/webhook) receives every event with the same body, without webhook-signature.',
-          tags: ['Webhook deliveries'],
-          parameters: WEBHOOK_HEADERS,
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: envelope(resultSchema),
-                example: {
-                  clientRequestId: 'req_7f0c2a4e-2f61-4d89-a8a4-3b1d2b9f5c11',
-                  apiRequestId: '7f0c2a4e-2f61-4d89-a8a4-3b1d2b9f5c11',
-                  targetAccountId: 'acct_01JDZK3A1B2C3D4E5F6G7H8J9K',
-                  createdAt: '2030-06-20T09:30:00.000Z',
-                  eventName,
-                  results: [SHAPE_EXAMPLES[resultSchema] ?? SHAPE_EXAMPLES.JobRequest],
-                  notifiedAt: '2030-06-20T09:30:00.120Z',
+    EVENT_NAMES.map((eventName) => {
+      const { payload: resultSchema, when } = EVENT_CATALOGUE[eventName];
+      return [
+        eventName,
+        {
+          post: {
+            summary: `${eventName} (results: ${resultSchema})`,
+            description:
+              `When: ${when}. ` +
+              'POSTed to every enabled subscription whose eventFilters match, signed (Standard Webhooks). Answer any 2xx within 10 seconds; anything else is retried with exponential backoff from 30 s up to maxRetries. Ordering is not guaranteed: order by createdAt, dedupe by webhook-id. Missed events: GET /v1/events. The legacy webhook (PUT /legacy/webhook) receives every event with the same body, without webhook-signature.',
+            tags: ['Webhook deliveries'],
+            parameters: WEBHOOK_HEADERS,
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: envelope(eventName, resultSchema),
+                  example: {
+                    clientRequestId: 'req_7f0c2a4e-2f61-4d89-a8a4-3b1d2b9f5c11',
+                    apiRequestId: '7f0c2a4e-2f61-4d89-a8a4-3b1d2b9f5c11',
+                    targetAccountId: 'acct_01JDZK3A1B2C3D4E5F6G7H8J9K',
+                    createdAt: '2030-06-20T09:30:00.000Z',
+                    eventName,
+                    results: [SHAPE_EXAMPLES[resultSchema] ?? SHAPE_EXAMPLES.JobRequest],
+                    notifiedAt: '2030-06-20T09:30:00.120Z',
+                  },
                 },
               },
             },
-          },
-          responses: {
-            '2XX': { description: 'Received. Any other answer, a time-out (10 s) or a network failure is a failed attempt.' },
+            responses: {
+              '2XX': { description: 'Received. Any other answer, a time-out (10 s) or a network failure is a failed attempt.' },
+            },
           },
         },
-      },
-    ]),
+      ];
+    }),
   );
 }

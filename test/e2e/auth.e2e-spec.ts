@@ -5,6 +5,7 @@ import { AccountsService } from '../../src/modules/auth/accounts.service';
 import { clientFor, createAccount, startApp, TestApp } from '../support/app';
 import { cliJson } from '../support/cli';
 import { expectProblem } from '../support/problem';
+import { statementsWaitingOnLock, waitUntil } from '../support/wait';
 
 const INVALID_KEY = 'Missing or invalid x-api-key';
 
@@ -268,13 +269,25 @@ describe('x-api-key authentication (spec 5)', () => {
       const [row] = await db.query('SELECT last_used_at FROM api_keys WHERE id = $1', [apiKeyId]);
       return row.last_used_at;
     };
-    const eventually = async (apiKeyId: string): Promise<Date> => {
-      for (let i = 0; i < 50; i++) {
-        const value = await lastUsed(apiKeyId);
-        if (value) return value;
-        await new Promise((resolve) => setTimeout(resolve, 20));
+    const eventually = (apiKeyId: string): Promise<Date> => waitUntil(() => lastUsed(apiKeyId), 5_000, 'last_used_at');
+    /**
+     * Runs `requests` while api_keys is locked against writes (reads go on), then one request with a fresh key,
+     * whose touch must come: once that touch waits on the lock, any touch `requests` sent (issued before it)
+     * waits too. Returns how many touches were waiting; the lock is released before returning.
+     */
+    const touchesWhileLocked = async (requests: () => Promise<unknown>): Promise<number> => {
+      const witness = await createAccount(t);
+      const lock = db.createQueryRunner();
+      await lock.startTransaction();
+      try {
+        await lock.query('LOCK TABLE api_keys IN SHARE MODE');
+        await requests();
+        await clientFor(t, witness).get('/v1/events').expect(200);
+        return await statementsWaitingOnLock(db, 'UPDATE api_keys SET last_used_at');
+      } finally {
+        await lock.rollbackTransaction();
+        await lock.release();
       }
-      throw new Error('last_used_at was never set');
     };
 
     it('is empty for a key never used, and set once the key authenticates', async () => {
@@ -292,15 +305,13 @@ describe('x-api-key authentication (spec 5)', () => {
       const account = await createAccount(t);
       await clientFor(t, account).get('/v1/events').expect(200);
       const first = await eventually(account.apiKeyId);
-      await clientFor(t, account).get('/v1/events').expect(200);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await touchesWhileLocked(() => clientFor(t, account).get('/v1/events').expect(200))).toBe(1); // the witness's only
       expect((await lastUsed(account.apiKeyId))?.getTime()).toBe(first.getTime());
     });
 
     it('is not set by a rejected key (inactive account)', async () => {
       const account = await createAccount(t, { active: false });
-      await clientFor(t, account).get('/v1/events').expect(403);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await touchesWhileLocked(() => clientFor(t, account).get('/v1/events').expect(403))).toBe(1); // the witness's only
       expect(await lastUsed(account.apiKeyId)).toBeNull();
     });
   });

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { ApiClient, startApp, TestApp, twoAccounts } from '../support/app';
 import { createBooking, validBooking } from '../support/bookings';
 import { expectProblem } from '../support/problem';
 import { createProperty, pointersOf, uniq } from '../support/properties';
@@ -7,7 +7,6 @@ import { createProperty, pointersOf, uniq } from '../support/properties';
 describe('bookings: create, read, update, dates, cancel, delete', () => {
   let t: TestApp;
   let db: DataSource;
-  let account: TestAccount;
   let api: ApiClient;
   let otherApi: ApiClient;
   let property: { propertyId: string; sourceId: string };
@@ -16,9 +15,7 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
   beforeAll(async () => {
     t = await startApp();
     db = t.app.get(DataSource);
-    account = await createAccount(t);
-    api = clientFor(t, account);
-    otherApi = clientFor(t, await createAccount(t));
+    ({ api, otherApi } = await twoAccounts(t));
     property = await createProperty(api);
     otherProperty = await createProperty(otherApi);
   });

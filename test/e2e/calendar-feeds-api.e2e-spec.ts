@@ -1,4 +1,4 @@
-import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
+import { ApiClient, clientFor, createAccount, startApp, TestApp, twoAccounts } from '../support/app';
 import { CalendarServer, icsFixture, startCalendarServer } from '../support/calendar-server';
 import { expectProblem } from '../support/problem';
 import { createProperty } from '../support/properties';
@@ -21,8 +21,7 @@ describe('calendar feed routes', () => {
     worker = await startWorker({ REDIS_PREFIX, WEBHOOK_SWEEP_INTERVAL_MS: '0' });
     calendars = await startCalendarServer();
     calendars.serve('/airbnb.ics', { body: icsFixture('airbnb.ics') });
-    api = clientFor(t, await createAccount(t));
-    other = clientFor(t, await createAccount(t));
+    ({ api, otherApi: other } = await twoAccounts(t));
     propertyId = (await createProperty(api)).propertyId;
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { ChecklistsService } from '../../src/modules/checklists/checklists.service';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp, twoAccounts } from '../support/app';
 import { feedEvents } from '../support/events';
 import { createProperty } from '../support/properties';
 
@@ -39,9 +39,7 @@ describe('checklists', () => {
 
   beforeAll(async () => {
     t = await startApp();
-    account = await createAccount(t);
-    api = clientFor(t, account);
-    otherApi = clientFor(t, await createAccount(t));
+    ({ account, api, otherApi } = await twoAccounts(t));
     property = await createProperty(api);
     otherProperty = await createProperty(otherApi);
   });

@@ -1,4 +1,4 @@
-import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
+import { ApiClient, startApp, TestApp, twoAccounts } from '../support/app';
 import { feedEvents } from '../support/events';
 import { createJob, provider } from '../support/job-requests';
 import { expectProblem } from '../support/problem';
@@ -17,8 +17,7 @@ describe('job requests: chat comments', () => {
 
   beforeAll(async () => {
     t = await startApp({ TEST_HELPERS_ENABLED: 'true', DOWNLOAD_MAX_BYTES: String(MAX_BYTES) });
-    api = clientFor(t, await createAccount(t));
-    otherApi = clientFor(t, await createAccount(t));
+    ({ api, otherApi } = await twoAccounts(t));
     jobRequestId = (await createJob(api, (await createProperty(api)).propertyId)).jobRequestId;
   });
   afterAll(() => t.close());

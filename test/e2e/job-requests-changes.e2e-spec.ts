@@ -1,4 +1,4 @@
-import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
+import { ApiClient, startApp, TestApp, twoAccounts } from '../support/app';
 import { feedEvents } from '../support/events';
 import { ANN, BOB, createChecklist, createJob, jobInStatus, provider, START } from '../support/job-requests';
 import { expectProblem } from '../support/problem';
@@ -15,8 +15,7 @@ describe('job requests: host changes', () => {
 
   beforeAll(async () => {
     t = await startApp({ TEST_HELPERS_ENABLED: 'true' });
-    api = clientFor(t, await createAccount(t));
-    otherApi = clientFor(t, await createAccount(t));
+    ({ api, otherApi } = await twoAccounts(t));
     property = await createProperty(api);
   });
   afterAll(() => t.close());

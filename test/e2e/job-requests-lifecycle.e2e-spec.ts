@@ -1,4 +1,4 @@
-import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
+import { ApiClient, clientFor, createAccount, startApp, TestApp, twoAccounts } from '../support/app';
 import { feedEvents } from '../support/events';
 import { ANN, BOB, createChecklist, createJob, jobInStatus, provider } from '../support/job-requests';
 import { expectProblem } from '../support/problem';
@@ -14,8 +14,7 @@ describe('job requests: the provider side through the test helpers', () => {
 
   beforeAll(async () => {
     t = await startApp({ TEST_HELPERS_ENABLED: 'true' });
-    api = clientFor(t, await createAccount(t));
-    otherApi = clientFor(t, await createAccount(t));
+    ({ api, otherApi } = await twoAccounts(t));
     property = await createProperty(api, { location: { latitude: 48.8566, longitude: 2.3522 } });
   });
   afterAll(() => t.close());

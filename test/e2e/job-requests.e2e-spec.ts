@@ -1,4 +1,4 @@
-import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
+import { ApiClient, clientFor, createAccount, startApp, TestApp, twoAccounts } from '../support/app';
 import { createBooking } from '../support/bookings';
 import { feedEvents } from '../support/events';
 import { createChecklist, createJob, START, validJob } from '../support/job-requests';
@@ -13,8 +13,7 @@ describe('job requests: create and read', () => {
 
   beforeAll(async () => {
     t = await startApp();
-    api = clientFor(t, await createAccount(t));
-    otherApi = clientFor(t, await createAccount(t));
+    ({ api, otherApi } = await twoAccounts(t));
     property = await createProperty(api, { name: 'Harbour loft', location: { latitude: 43.2965, longitude: 5.3698 }, countryCode: 'FR' });
   });
   afterAll(() => t.close());

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { requestFingerprint } from '../../src/platform/http/idempotency.rules';
 import { IdempotencyStore } from '../../src/platform/idempotency/idempotency.store';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp, twoAccounts } from '../support/app';
 import { feedEvents } from '../support/events';
 import { uniq, validProperty } from '../support/properties';
 
@@ -13,9 +13,7 @@ describe('property events and idempotency', () => {
 
   beforeAll(async () => {
     t = await startApp();
-    account = await createAccount(t);
-    api = clientFor(t, account);
-    otherApi = clientFor(t, await createAccount(t));
+    ({ account, api, otherApi } = await twoAccounts(t));
   });
   afterAll(() => t.close());
 

@@ -1,8 +1,9 @@
 import { DataSource } from 'typeorm';
 import { PropertyResolver } from '../../src/modules/properties/property-resolver.service';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp, twoAccounts } from '../support/app';
 import { pointersOf, uniq, validProperty } from '../support/properties';
+import { statementsWaitingOnLock } from '../support/wait';
 
 const FULL_DETAILS = {
   information: 'Top floor, no lift',
@@ -27,10 +28,7 @@ describe('properties', () => {
 
   beforeAll(async () => {
     t = await startApp();
-    account = await createAccount(t);
-    api = clientFor(t, account);
-    other = await createAccount(t);
-    otherApi = clientFor(t, other);
+    ({ account, api, other, otherApi } = await twoAccounts(t));
   });
   afterAll(() => t.close());
 
@@ -423,8 +421,8 @@ describe('properties', () => {
         deletedAt = Date.now();
         return res;
       });
-      await new Promise((r) => setTimeout(r, 300));
-      expect(deletedAt).toBe(0); // still waiting on the FOR KEY SHARE lock
+      await statementsWaitingOnLock(t.app.get(DataSource)); // the delete waits on the FOR KEY SHARE lock
+      expect(deletedAt).toBe(0);
       const releasedAt = Date.now();
       await lock.release();
       expect((await deletion).status).toBe(204);

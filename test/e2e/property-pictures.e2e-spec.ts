@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { BLOB_STORE, BlobStore } from '../../src/platform/storage/blob-store';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp, twoAccounts } from '../support/app';
 import { feedEvents } from '../support/events';
 import { createProperty, uniq } from '../support/properties';
 import { waitUntil } from '../support/wait';
@@ -95,9 +95,7 @@ describe('property pictures', () => {
 
   beforeAll(async () => {
     [t, source] = await Promise.all([startApp(), startSource()]);
-    account = await createAccount(t);
-    api = clientFor(t, account);
-    otherApi = clientFor(t, await createAccount(t));
+    ({ account, api, otherApi } = await twoAccounts(t));
   });
   afterAll(async () => {
     await Promise.all([t.close(), source.close()]);

@@ -91,6 +91,13 @@ describe('reminders firing', () => {
     expect(providers).not.toContain(ReminderFiringService);
   });
 
+  it('the worker loads no controller: its modules import the core modules, never an HTTP module', async () => {
+    const { ctx } = await worker();
+    const modules = [...(ctx as unknown as { container: NestContainer }).container.getModules().values()];
+    expect(modules.flatMap((m) => [...m.controllers.keys()])).toEqual([]);
+    expect(modules.flatMap((m) => [...m.providers.keys()])).toContain(ReminderDueProcessor);
+  });
+
   it('fires once at its date from its delayed job: reminder.due carries the reminder with firedAt', async () => {
     const { account, api, propertyId } = await fresh();
     await worker();

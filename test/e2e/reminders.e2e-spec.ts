@@ -1,4 +1,4 @@
-import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
+import { ApiClient, clientFor, createAccount, startApp, TestApp, twoAccounts } from '../support/app';
 import { at } from '../support/bookings';
 import { feedEvents } from '../support/events';
 import { expectProblem } from '../support/problem';
@@ -18,8 +18,7 @@ describe('reminders', () => {
 
   beforeAll(async () => {
     t = await startApp();
-    api = clientFor(t, await createAccount(t));
-    otherApi = clientFor(t, await createAccount(t));
+    ({ api, otherApi } = await twoAccounts(t));
     property = await createProperty(api);
     otherProperty = await createProperty(otherApi);
     checklistId = (await api.post('/v1/checklists').send(checklistBody(property.propertyId)).expect(201)).body.checklistId;

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { ApiClient, TestApp } from '../support/app';
 import { expectProblem } from '../support/problem';
 import { createSubscription, startWebhooksApi, subscriptionRow } from '../support/webhooks-api';
+import { waitUntil } from '../support/wait';
 
 /**
  * Test deliveries and the delivery log (spec 2.8, 4.8 rule 7). No worker runs here: test deliveries
@@ -66,12 +67,8 @@ describe('webhook test deliveries and delivery log', () => {
 
       // Enqueued after commit under this file's prefix (job id `<deliveryId>.<attempt>`).
       const queue = t.app.get<Queue>(getQueueToken('webhook-delivery'));
-      let job = await queue.getJob(`${res.body.deliveryId}.0`);
-      for (let i = 0; !job && i < 50; i += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        job = await queue.getJob(`${res.body.deliveryId}.0`);
-      }
-      expect(job?.data).toEqual({ deliveryId: res.body.deliveryId, attempt: 0 });
+      const job = await waitUntil(() => queue.getJob(`${res.body.deliveryId}.0`), 5_000, 'the delivery job');
+      expect(job.data).toEqual({ deliveryId: res.body.deliveryId, attempt: 0 });
 
       const feed = await api.get('/v1/events').expect(200);
       expect(JSON.stringify(feed.body)).not.toContain(res.body.deliveryId);

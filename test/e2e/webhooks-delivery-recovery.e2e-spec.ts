@@ -15,7 +15,7 @@ import { newId } from '../../src/platform/ids/ids';
 import { Scheduler } from '../../src/platform/scheduling/scheduler';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { dropRedisPrefix } from '../support/test-env';
-import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { receiverPool } from '../support/webhook-receiver';
 import { waitUntil } from '../support/wait';
 import { deliveriesOf, publishEvent, subscribe, waitForFinalDeliveries } from '../support/webhooks';
 import { subscriptionRow } from '../support/webhooks-api';
@@ -43,13 +43,7 @@ describe('webhook delivery recovery', () => {
   let account: TestAccount;
   let api: ApiClient;
   let worker: TestWorker | undefined;
-  const receivers: WebhookReceiver[] = [];
-
-  async function receiver(): Promise<WebhookReceiver> {
-    const r = await startReceiver();
-    receivers.push(r);
-    return r;
-  }
+  const { receiver, closeAll: closeReceivers } = receiverPool();
 
   async function insertEvent(
     accountId: string,
@@ -77,7 +71,7 @@ describe('webhook delivery recovery', () => {
   });
   afterAll(async () => {
     await t?.close();
-    await Promise.all(receivers.map((r) => r.close()));
+    await closeReceivers();
     await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
   });
 

@@ -8,7 +8,7 @@ import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } f
 import { validProperty } from '../support/properties';
 import { dropRedisPrefix } from '../support/test-env';
 import { waitUntil } from '../support/wait';
-import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { receiverPool, WebhookReceiver } from '../support/webhook-receiver';
 import { deliveriesOf, publishEvent, subscribe, subscriptionOf, verifyWithLibrary, waitForFinalDeliveries } from '../support/webhooks';
 import { subscriptionRow } from '../support/webhooks-api';
 import { startWorker, TestWorker } from '../support/worker';
@@ -35,13 +35,7 @@ describe('webhook delivery', () => {
   let worker: TestWorker;
   let account: TestAccount;
   let api: ApiClient;
-  const receivers: WebhookReceiver[] = [];
-
-  async function receiver(): Promise<WebhookReceiver> {
-    const r = await startReceiver();
-    receivers.push(r);
-    return r;
-  }
+  const { receiver, closeAll: closeReceivers } = receiverPool();
 
   /** Until the event is dispatched (its delivery rows, if any, exist). */
   function waitForDispatch(eventId: string) {
@@ -64,7 +58,7 @@ describe('webhook delivery', () => {
   afterAll(async () => {
     await worker?.close();
     await t?.close();
-    await Promise.all(receivers.map((r) => r.close()));
+    await closeReceivers();
     await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
   });
 

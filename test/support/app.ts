@@ -48,3 +48,16 @@ export function clientFor(app: TestApp, account: Pick<TestAccount, 'apiKey'>) {
 }
 
 export type ApiClient = ReturnType<typeof clientFor>;
+
+/** An account with its client and a second account with its own: the pair every tenancy test needs (another account's resource is a 404). */
+export interface TwoAccounts {
+  account: TestAccount;
+  api: ApiClient;
+  other: TestAccount;
+  otherApi: ApiClient;
+}
+
+export async function twoAccounts(app: TestApp): Promise<TwoAccounts> {
+  const [account, other] = await Promise.all([createAccount(app), createAccount(app)]);
+  return { account, api: clientFor(app, account), other, otherApi: clientFor(app, other) };
+}

@@ -24,7 +24,8 @@ export interface CalendarServer {
   serve(path: string, route: CalendarRoute): void;
   /** Requests to the path wait until the returned function is called. */
   hold(path: string): () => void;
-  requests: Array<{ path: string; headers: IncomingHttpHeaders }>;
+  /** Every request, with when it arrived (ms since the epoch). */
+  requests: Array<{ path: string; headers: IncomingHttpHeaders; at: number }>;
   hits(path: string): number;
   close(): Promise<void>;
 }
@@ -36,7 +37,7 @@ export async function startCalendarServer(): Promise<CalendarServer> {
   const requests: CalendarServer['requests'] = [];
   const server: Server = createServer(async (req, res) => {
     const path = req.url ?? '/';
-    requests.push({ path, headers: req.headers });
+    requests.push({ path, headers: req.headers, at: Date.now() });
     await holds.get(path);
     const route = routes.get(path);
     if (!route) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('no such calendar');

@@ -21,3 +21,28 @@ export async function waitUntil<T>(
     await sleep(intervalMs);
   }
 }
+
+/** A database to ask pg_stat_activity (a TypeORM DataSource or anything with its `query`). */
+interface Queryable {
+  query(sql: string, parameters?: unknown[]): Promise<Array<Record<string, unknown>>>;
+}
+
+/**
+ * How many statements of this test's database wait for a lock, their text starting with `statementStart`
+ * ('' for any), polled until there are at least `atLeast`: what proves a request is blocked on a lock the test
+ * holds, with no sleep. Fails past the time-out.
+ */
+export async function statementsWaitingOnLock(db: Queryable, statementStart = '', atLeast = 1, timeoutMs = 10_000): Promise<number> {
+  return waitUntil(
+    async () => {
+      const [row] = await db.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND ltrim(query) ILIKE $1`,
+        [`${statementStart}%`],
+      );
+      return (row.n as number) >= atLeast ? (row.n as number) : 0;
+    },
+    timeoutMs,
+    `${atLeast} statement(s) "${statementStart}…" waiting on a lock`,
+  );
+}

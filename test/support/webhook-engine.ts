@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from './app';
 import { dropRedisPrefix } from './test-env';
-import { startReceiver, WebhookReceiver } from './webhook-receiver';
+import { receiverPool, WebhookReceiver } from './webhook-receiver';
 import { startWorker, TestWorker } from './worker';
 
 export interface StartedEngine {
@@ -19,7 +19,7 @@ export interface StartedEngine {
  */
 export function useWebhookEngine(env: Record<string, string>): { started(): StartedEngine; receiver(): Promise<WebhookReceiver> } {
   let started: StartedEngine | undefined;
-  const receivers: WebhookReceiver[] = [];
+  const receivers = receiverPool();
   beforeAll(async () => {
     const t = await startApp(env);
     const worker = await startWorker(env);
@@ -29,7 +29,7 @@ export function useWebhookEngine(env: Record<string, string>): { started(): Star
   afterAll(async () => {
     await started?.worker.close();
     await started?.t.close();
-    await Promise.all(receivers.map((r) => r.close()));
+    await receivers.closeAll();
     if (started) await dropRedisPrefix(started.t.config.redisUrl, env.REDIS_PREFIX);
   });
   return {
@@ -37,10 +37,6 @@ export function useWebhookEngine(env: Record<string, string>): { started(): Star
       if (!started) throw new Error('the webhook engine starts in beforeAll');
       return started;
     },
-    receiver: async () => {
-      const r = await startReceiver();
-      receivers.push(r);
-      return r;
-    },
+    receiver: receivers.receiver,
   };
 }

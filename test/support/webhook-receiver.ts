@@ -100,3 +100,18 @@ export async function startReceiver(): Promise<WebhookReceiver> {
       }),
   };
 }
+
+/** The receivers a test file starts (`receiver()`), closed together at its end (`closeAll()`). */
+export function receiverPool(): { receiver(): Promise<WebhookReceiver>; closeAll(): Promise<void> } {
+  const receivers: WebhookReceiver[] = [];
+  return {
+    receiver: async () => {
+      const r = await startReceiver();
+      receivers.push(r);
+      return r;
+    },
+    closeAll: async () => {
+      await Promise.all(receivers.map((r) => r.close()));
+    },
+  };
+}

@@ -1,12 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { StoredGuest } from './booking.rules';
 
-/** A guest as written on create or update; the read shape shows firstName and lastName only. */
-export interface StoredGuest {
-  sourceId: string;
-  firstName: string;
-  lastName?: string;
-  sourcePictureUrl?: string;
-}
+// The guest type is the rules' (other modules may read rules, never an entity); re-exported for this module's own files.
+export type { StoredGuest };
 
 /** The same item shape as a property's otherAttributes (spec 2.1). */
 export interface BookingOtherAttribute {

@@ -1,6 +1,13 @@
 import { InvalidStateError, ValidationError } from '../../platform/errors/domain-error';
 import { parseDateTime } from '../../platform/http/validators';
-import type { StoredGuest } from './booking.entity';
+
+/** A guest as written on create or update; the read shape shows firstName and lastName only. */
+export interface StoredGuest {
+  sourceId: string;
+  firstName: string;
+  lastName?: string;
+  sourcePictureUrl?: string;
+}
 
 /** Booking status (spec 3.1). */
 export const BOOKING_STATUS = { created: 1, datesChanged: 2, cancelled: 3 } as const;

@@ -1,51 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { columns, SelectedRow } from '../../platform/database/columns';
 import { returnedRows } from '../../platform/database/query-result';
 import { DateWindow } from '../../platform/pagination/date-window';
-import { BookingEntity, BookingOtherAttribute, StoredGuest } from './booking.entity';
+import { BookingEntity } from './booking.entity';
 
-interface BookingRow {
-  id: string;
-  account_id: string;
-  property_id: string;
-  source_booking_id: string;
-  status: number;
-  start_date: Date;
-  end_date: Date;
-  title: string | null;
-  number_of_guests: number;
-  guest_details: StoredGuest[];
-  tags: string[] | null;
-  other_attributes: BookingOtherAttribute[] | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const COLUMNS =
-  'id, account_id, property_id, source_booking_id, status, start_date, end_date, title, number_of_guests, ' +
-  'guest_details, tags, other_attributes, created_at, updated_at';
-const B_COLUMNS = COLUMNS.split(', ')
-  .map((column) => `b.${column}`)
-  .join(', ');
-
-function toEntity(row: BookingRow): BookingEntity {
-  return Object.assign(new BookingEntity(), {
-    id: row.id,
-    accountId: row.account_id,
-    propertyId: row.property_id,
-    sourceBookingId: row.source_booking_id,
-    status: row.status,
-    startDate: row.start_date,
-    endDate: row.end_date,
-    title: row.title,
-    numberOfGuests: row.number_of_guests,
-    guestDetails: row.guest_details,
-    tags: row.tags,
-    otherAttributes: row.other_attributes,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  });
-}
+const BOOKING_COLUMNS = columns<BookingEntity>(
+  {
+    id: 'id',
+    accountId: 'account_id',
+    propertyId: 'property_id',
+    sourceBookingId: 'source_booking_id',
+    status: 'status',
+    startDate: 'start_date',
+    endDate: 'end_date',
+    title: 'title',
+    numberOfGuests: 'number_of_guests',
+    guestDetails: 'guest_details',
+    tags: 'tags',
+    otherAttributes: 'other_attributes',
+    createdAt: 'created_at',
+    updatedAt: 'updated_at',
+  },
+  BookingEntity,
+);
+const COLUMNS = BOOKING_COLUMNS.selectList();
+const toEntity = (row: SelectedRow): BookingEntity => BOOKING_COLUMNS.toEntity(row);
 
 /** What create writes. */
 export type NewBooking = Pick<
@@ -69,16 +49,8 @@ export type BookingChanges = Partial<
   Pick<BookingEntity, 'status' | 'startDate' | 'endDate' | 'title' | 'numberOfGuests' | 'guestDetails' | 'tags' | 'otherAttributes'>
 >;
 
-const CHANGE_COLUMNS: Record<keyof BookingChanges, { column: string; json?: boolean }> = {
-  status: { column: 'status' },
-  startDate: { column: 'start_date' },
-  endDate: { column: 'end_date' },
-  title: { column: 'title' },
-  numberOfGuests: { column: 'number_of_guests' },
-  guestDetails: { column: 'guest_details', json: true },
-  tags: { column: 'tags' },
-  otherAttributes: { column: 'other_attributes', json: true },
-};
+/** The changes stored as jsonb (sent as JSON text). */
+const JSON_CHANGES: ReadonlySet<keyof BookingChanges> = new Set(['guestDetails', 'otherAttributes']);
 
 export interface BookingListFilter {
   window: DateWindow;
@@ -108,7 +80,7 @@ export class BookingsRepository {
    * waits for a concurrent twin's transaction, so exactly one of two concurrent creates gets a row.
    */
   async insertUnlessSourceTaken(manager: EntityManager, values: NewBooking): Promise<BookingEntity | undefined> {
-    const rows: BookingRow[] = await manager.query(
+    const rows: SelectedRow[] = await manager.query(
       `INSERT INTO bookings (id, account_id, property_id, source_booking_id, status, start_date, end_date, title,
                              number_of_guests, guest_details, tags, other_attributes)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12::jsonb)
@@ -133,7 +105,7 @@ export class BookingsRepository {
   }
 
   async findOne(manager: EntityManager, accountId: string, id: string, lock?: BookingLock): Promise<BookingEntity | undefined> {
-    const rows: BookingRow[] = await manager.query(
+    const rows: SelectedRow[] = await manager.query(
       `SELECT ${COLUMNS} FROM bookings WHERE account_id = $1 AND id = $2 ${lock ? LOCK_SQL[lock] : ''}`,
       [accountId, id],
     );
@@ -146,7 +118,7 @@ export class BookingsRepository {
     sourceBookingId: string,
     lock?: BookingLock,
   ): Promise<BookingEntity | undefined> {
-    const rows: BookingRow[] = await manager.query(
+    const rows: SelectedRow[] = await manager.query(
       `SELECT ${COLUMNS} FROM bookings WHERE account_id = $1 AND source_booking_id = $2 ${lock ? LOCK_SQL[lock] : ''}`,
       [accountId, sourceBookingId],
     );
@@ -159,7 +131,8 @@ export class BookingsRepository {
     const params: unknown[] = [accountId, id];
     for (const [field, value] of Object.entries(changes) as Array<[keyof BookingChanges, unknown]>) {
       if (value === undefined) continue;
-      const { column, json } = CHANGE_COLUMNS[field];
+      const column = BOOKING_COLUMNS.column(field);
+      const json = JSON_CHANGES.has(field);
       params.push(json && value !== null ? JSON.stringify(value) : value);
       sets.push(`${column} = $${params.length}${json ? '::jsonb' : ''}`);
     }
@@ -167,7 +140,7 @@ export class BookingsRepository {
       `UPDATE bookings SET ${sets.join(', ')}, updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       params,
     );
-    return toEntity(returnedRows<BookingRow>(result)[0]);
+    return toEntity(returnedRows<SelectedRow>(result)[0]);
   }
 
   async delete(manager: EntityManager, accountId: string, id: string): Promise<void> {
@@ -176,7 +149,7 @@ export class BookingsRepository {
 
   /** The property's bookings, locked FOR UPDATE in id order (its deletion hook decides on the latest versions). */
   async lockByProperty(manager: EntityManager, accountId: string, propertyId: string): Promise<BookingEntity[]> {
-    const rows: BookingRow[] = await manager.query(
+    const rows: SelectedRow[] = await manager.query(
       `SELECT ${COLUMNS} FROM bookings WHERE account_id = $1 AND property_id = $2 ORDER BY id FOR UPDATE`,
       [accountId, propertyId],
     );
@@ -220,8 +193,8 @@ export class BookingsRepository {
                   WHERE account_id = $1 AND start_date >= $2 AND start_date < $3${filters}${keyset}
                   ORDER BY start_date, id LIMIT $4)`);
     const keys = parts.length === 1 ? parts[0] : `${parts.join(' UNION ALL ')} ORDER BY start_date, id LIMIT $4`;
-    const rows: BookingRow[] = await this.dataSource.query(
-      `SELECT ${B_COLUMNS}
+    const rows: SelectedRow[] = await this.dataSource.query(
+      `SELECT ${BOOKING_COLUMNS.selectList('b')}
          FROM (${keys}) page
          JOIN bookings b ON b.account_id = $1 AND b.id = page.id
         ORDER BY b.start_date, b.id`,

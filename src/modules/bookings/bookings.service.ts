@@ -18,6 +18,7 @@ import { ChangeBookingDatesDto } from './dto/change-booking-dates.dto';
 import { CreateBookingDto } from './dto/create-booking.dto';
 import { ListBookingsQueryDto } from './dto/list-bookings.dto';
 import { UpdateBookingDto } from './dto/update-booking.dto';
+import type { EventsCarrying } from '../events/event-catalogue';
 
 /** A booking a calendar feed writes (issue 14): the stay already checked (end after start). */
 export interface ImportedBooking extends Stay {
@@ -224,7 +225,7 @@ export class BookingsService implements OnModuleInit {
     return booking;
   }
 
-  private async publish(tx: Tx, eventName: string, booking: BookingEntity): Promise<BookingResponse> {
+  private async publish(tx: Tx, eventName: EventsCarrying<BookingResponse>, booking: BookingEntity): Promise<BookingResponse> {
     const shape = toBookingResponse(booking);
     await this.events.publish(tx, eventName, [shape]);
     return shape;

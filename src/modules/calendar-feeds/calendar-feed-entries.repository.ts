@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { columns, SelectedRow } from '../../platform/database/columns';
 
 /** One event of a feed linked to the booking it keeps in sync, with the stay the feed last listed. */
 export interface FeedEntry {
@@ -12,8 +13,16 @@ export interface FeedEntry {
   endDate: Date;
 }
 
-const COLUMNS = `feed_id AS "feedId", uid, account_id AS "accountId", property_id AS "propertyId", booking_id AS "bookingId",
-  start_date AS "startDate", end_date AS "endDate"`;
+const ENTRY_COLUMNS = columns<FeedEntry>({
+  feedId: 'feed_id',
+  uid: 'uid',
+  accountId: 'account_id',
+  propertyId: 'property_id',
+  bookingId: 'booking_id',
+  startDate: 'start_date',
+  endDate: 'end_date',
+});
+const COLUMNS = ENTRY_COLUMNS.selectList();
 
 /** calendar_feed_entries: the (feed, UID) → booking map (migration 1764200000000). */
 @Injectable()
@@ -21,13 +30,17 @@ export class CalendarFeedEntriesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Every entry of the feed: what a sync compares the calendar with. */
-  listByFeed(feedId: string): Promise<FeedEntry[]> {
-    return this.dataSource.query(`SELECT ${COLUMNS} FROM calendar_feed_entries WHERE feed_id = $1`, [feedId]);
+  async listByFeed(feedId: string): Promise<FeedEntry[]> {
+    const rows: SelectedRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM calendar_feed_entries WHERE feed_id = $1`, [feedId]);
+    return rows.map((row) => ENTRY_COLUMNS.toEntity(row));
   }
 
   async find(manager: EntityManager, feedId: string, uid: string): Promise<FeedEntry | undefined> {
-    const [row] = await manager.query(`SELECT ${COLUMNS} FROM calendar_feed_entries WHERE feed_id = $1 AND uid = $2`, [feedId, uid]);
-    return row;
+    const [row]: SelectedRow[] = await manager.query(`SELECT ${COLUMNS} FROM calendar_feed_entries WHERE feed_id = $1 AND uid = $2`, [
+      feedId,
+      uid,
+    ]);
+    return row ? ENTRY_COLUMNS.toEntity(row) : undefined;
   }
 
   async upsert(manager: EntityManager, entry: FeedEntry): Promise<void> {

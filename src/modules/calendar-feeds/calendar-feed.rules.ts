@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StoredGuest } from '../bookings/booking.entity';
-import { BOOKING_LIMITS } from '../bookings/booking.rules';
+import { BOOKING_LIMITS, type StoredGuest } from '../bookings/booking.rules';
 
 /** Feed limits and defaults (issue 14). */
 export const FEED_LIMITS = {

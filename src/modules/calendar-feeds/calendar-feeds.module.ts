@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { NetModule } from '../../platform/net/net.module';
 import { PropertiesModule } from '../properties/properties.module';
 import { CalendarFeedEntity } from './calendar-feed.entity';
-import { CalendarFeedsController } from './calendar-feeds.controller';
 import { CalendarFeedsRepository } from './calendar-feeds.repository';
 import { CalendarFeedsService } from './calendar-feeds.service';
 import { CalendarSyncQueueModule } from './calendar-sync-queue.module';
@@ -11,7 +10,7 @@ import { CalendarSyncQueueModule } from './calendar-sync-queue.module';
 /** Calendar feeds in the API process: the routes; syncs are the worker's (CalendarFeedsWorkerModule). */
 @Module({
   imports: [TypeOrmModule.forFeature([CalendarFeedEntity]), PropertiesModule, NetModule, CalendarSyncQueueModule],
-  controllers: [CalendarFeedsController],
   providers: [CalendarFeedsService, CalendarFeedsRepository],
+  exports: [CalendarFeedsService],
 })
 export class CalendarFeedsModule {}

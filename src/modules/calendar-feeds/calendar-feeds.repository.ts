@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { columns, SelectedRow } from '../../platform/database/columns';
 import { returnedRows } from '../../platform/database/query-result';
 import { CalendarFeedEntity } from './calendar-feed.entity';
 import type { FeedStatus } from './calendar-feed.rules';
@@ -42,6 +43,8 @@ export interface DueFeed {
   accountId: string;
   nextSyncAt: Date;
 }
+
+const DUE_COLUMNS = columns<DueFeed>({ id: 'id', accountId: 'account_id', nextSyncAt: 'next_sync_at' });
 
 /**
  * Feed queries, every one scoped by account except the worker's: the scan for due feeds and the claim,
@@ -113,12 +116,13 @@ export class CalendarFeedsRepository {
 
   /** Feeds due a sync and not being synced, soonest first. */
   async due(limit: number): Promise<DueFeed[]> {
-    return this.feeds.query(
-      `SELECT id, account_id AS "accountId", next_sync_at AS "nextSyncAt" FROM calendar_feeds
+    const rows: SelectedRow[] = await this.feeds.query(
+      `SELECT ${DUE_COLUMNS.selectList()} FROM calendar_feeds
         WHERE next_sync_at <= now() AND (sync_claimed_until IS NULL OR sync_claimed_until < now())
         ORDER BY next_sync_at LIMIT $1`,
       [limit],
     );
+    return rows.map((row) => DUE_COLUMNS.toEntity(row));
   }
 
   /**

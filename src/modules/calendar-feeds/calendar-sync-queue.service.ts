@@ -1,15 +1,13 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { untilAborted } from '../../platform/async/until-aborted';
+import { enqueueBestEffort } from '../../platform/queue/enqueue-best-effort';
 
 export const CALENDAR_SYNC_QUEUE = 'calendar-sync';
 
 export interface CalendarSyncJobData {
   feedId: string;
 }
-
-const ADD_TIMEOUT_MS = 2_000;
 
 /** A failed job is not retried by BullMQ: the feed records the failure and its next sync comes at its interval. */
 const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true, attempts: 1 } as const;
@@ -25,17 +23,14 @@ export class CalendarSyncQueue {
 
   constructor(@InjectQueue(CALENDAR_SYNC_QUEUE) private readonly queue: Queue<CalendarSyncJobData>) {}
 
-  /** Never throws, and stops waiting on a Redis that does not answer (the scan is the fallback). */
+  /** Best effort (enqueueBestEffort: never throws, bounded wait): the scan for due feeds is the fallback. */
   async enqueue(feedIds: string[]): Promise<void> {
     if (feedIds.length === 0) return;
-    const adding = this.queue.addBulk(
-      feedIds.map((feedId) => ({ name: 'sync', data: { feedId }, opts: { jobId: `sync.${feedId}`, ...JOB_OPTIONS } })),
+    const jobs = feedIds.map((feedId) => ({ name: 'sync', data: { feedId }, opts: { jobId: `sync.${feedId}`, ...JOB_OPTIONS } }));
+    await enqueueBestEffort(
+      () => this.queue.addBulk(jobs),
+      this.logger,
+      `queueing ${feedIds.length} calendar sync(s) failed (the scan will find them)`,
     );
-    try {
-      await untilAborted(adding, AbortSignal.timeout(ADD_TIMEOUT_MS));
-    } catch (error) {
-      adding.catch(() => undefined);
-      this.logger.warn(`queueing ${feedIds.length} calendar sync(s) failed (the scan will find them): ${(error as Error).message}`);
-    }
   }
 }

@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { QueueProcessor } from '../../platform/queue/queue-processor';
 import { QueueWorkers } from '../../platform/queue/queue-worker';
 import { CALENDAR_SYNC_QUEUE, CalendarSyncJobData } from './calendar-sync-queue.service';
 import { CalendarSyncService } from './calendar-sync.service';
@@ -17,23 +18,18 @@ const CLOSE_WITHIN_MS = 500;
 
 /** Runs the calendar-sync jobs (worker only): one sync per job; a feed another worker holds is skipped. */
 @Injectable()
-export class CalendarSyncProcessor implements OnApplicationBootstrap {
-  private readonly logger = new Logger(CalendarSyncProcessor.name);
-
+export class CalendarSyncProcessor extends QueueProcessor<CalendarSyncJobData> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sync: CalendarSyncService,
-    private readonly workers: QueueWorkers,
-  ) {}
+    workers: QueueWorkers,
+  ) {
+    super(workers, CALENDAR_SYNC_QUEUE);
+  }
 
-  onApplicationBootstrap(): void {
-    this.workers.start<CalendarSyncJobData>(
-      CALENDAR_SYNC_QUEUE,
-      (job) => this.process(job),
-      // A sync may take the whole download time-out and then its writes.
-      { concurrency: CONCURRENCY, lockDuration: this.config.calendar.timeoutMs + 30_000, closeWithinMs: CLOSE_WITHIN_MS },
-      this.logger,
-    );
+  protected workerOptions() {
+    // A sync may take the whole download time-out and then its writes.
+    return { concurrency: CONCURRENCY, lockDuration: this.config.calendar.timeoutMs + 30_000, closeWithinMs: CLOSE_WITHIN_MS };
   }
 
   async process(job: Job<CalendarSyncJobData>): Promise<void> {

@@ -1,7 +1,8 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Scheduler } from '../../platform/scheduling/scheduler';
+import { ScheduledTasks } from '../../platform/scheduling/scheduled-tasks';
+import { PeriodicTask, Scheduler } from '../../platform/scheduling/scheduler';
 import { CalendarSyncQueue } from './calendar-sync-queue.service';
 import { CalendarSyncService } from './calendar-sync.service';
 
@@ -15,19 +16,18 @@ const SCAN_BATCH = 200;
  * CALENDAR_SCAN_INTERVAL_MS across workers; each due feed gets a sync job. 0 leaves it out.
  */
 @Injectable()
-export class CalendarSyncSchedule implements OnModuleInit {
+export class CalendarSyncSchedule extends ScheduledTasks {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly scheduler: Scheduler,
+    scheduler: Scheduler,
     private readonly sync: CalendarSyncService,
     private readonly queue: CalendarSyncQueue,
-  ) {}
+  ) {
+    super(scheduler);
+  }
 
-  onModuleInit(): void {
-    this.scheduler.register({
-      name: CALENDAR_SCAN_TASK,
-      intervalMs: this.config.calendar.scanIntervalMs,
-      run: async () => this.queue.enqueue(await this.sync.dueFeedIds(SCAN_BATCH)),
-    });
+  protected tasks(): PeriodicTask[] {
+    const scan = async () => this.queue.enqueue(await this.sync.dueFeedIds(SCAN_BATCH));
+    return [{ name: CALENDAR_SCAN_TASK, intervalMs: this.config.calendar.scanIntervalMs, run: scan }];
   }
 }

@@ -1,35 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { returnedRows } from '../../platform/database/query-result';
-import { ChecklistEntity, StoredTaskGroup } from './checklist.entity';
+import { ChecklistEntity } from './checklist.entity';
+import { columns, SelectedRow } from '../../platform/database/columns';
 
-interface ChecklistRow {
-  id: string;
-  account_id: string;
-  property_id: string;
-  title: string;
-  description: string | null;
-  task_groups: StoredTaskGroup[];
-  disabled_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const COLUMNS = 'id, account_id, property_id, title, description, task_groups, disabled_at, created_at, updated_at';
-
-function toEntity(row: ChecklistRow): ChecklistEntity {
-  return Object.assign(new ChecklistEntity(), {
-    id: row.id,
-    accountId: row.account_id,
-    propertyId: row.property_id,
-    title: row.title,
-    description: row.description,
-    taskGroups: row.task_groups,
-    disabledAt: row.disabled_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  });
-}
+const CHECKLIST_COLUMNS = columns<ChecklistEntity>(
+  {
+    id: 'id',
+    accountId: 'account_id',
+    propertyId: 'property_id',
+    title: 'title',
+    description: 'description',
+    taskGroups: 'task_groups',
+    disabledAt: 'disabled_at',
+    createdAt: 'created_at',
+    updatedAt: 'updated_at',
+  },
+  ChecklistEntity,
+);
+const COLUMNS = CHECKLIST_COLUMNS.selectList();
+const toEntity = (row: SelectedRow): ChecklistEntity => CHECKLIST_COLUMNS.toEntity(row);
 
 /** Row locks a use case takes: FOR UPDATE before a change, FOR SHARE while copying into a job. */
 export type ChecklistLock = 'update' | 'share';
@@ -41,7 +31,7 @@ export class ChecklistsRepository {
     manager: EntityManager,
     values: Pick<ChecklistEntity, 'id' | 'accountId' | 'propertyId' | 'title' | 'description' | 'taskGroups'>,
   ): Promise<ChecklistEntity> {
-    const rows: ChecklistRow[] = await manager.query(
+    const rows: SelectedRow[] = await manager.query(
       `INSERT INTO checklists (id, account_id, property_id, title, description, task_groups)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING ${COLUMNS}`,
       [values.id, values.accountId, values.propertyId, values.title, values.description, JSON.stringify(values.taskGroups)],
@@ -50,7 +40,7 @@ export class ChecklistsRepository {
   }
 
   async findOne(manager: EntityManager, accountId: string, id: string, lock: ChecklistLock): Promise<ChecklistEntity | undefined> {
-    const rows: ChecklistRow[] = await manager.query(
+    const rows: SelectedRow[] = await manager.query(
       `SELECT ${COLUMNS} FROM checklists WHERE account_id = $1 AND id = $2 FOR ${lock === 'update' ? 'UPDATE' : 'SHARE'}`,
       [accountId, id],
     );
@@ -60,7 +50,7 @@ export class ChecklistsRepository {
   async findMany(manager: EntityManager, accountId: string, ids: string[], lock: ChecklistLock): Promise<ChecklistEntity[]> {
     if (ids.length === 0) return [];
     // Sorted so concurrent callers lock rows in the same order (no deadlock between two jobs).
-    const rows: ChecklistRow[] = await manager.query(
+    const rows: SelectedRow[] = await manager.query(
       `SELECT ${COLUMNS} FROM checklists WHERE account_id = $1 AND id = ANY($2::text[])
         ORDER BY id FOR ${lock === 'update' ? 'UPDATE' : 'SHARE'}`,
       [accountId, ids],
@@ -79,7 +69,7 @@ export class ChecklistsRepository {
         WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [accountId, id, values.title, values.description, JSON.stringify(values.taskGroups)],
     );
-    return toEntity(returnedRows<ChecklistRow>(result)[0]);
+    return toEntity(returnedRows<SelectedRow>(result)[0]);
   }
 
   async disable(manager: EntityManager, accountId: string, id: string): Promise<ChecklistEntity> {
@@ -88,12 +78,12 @@ export class ChecklistsRepository {
         WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [accountId, id],
     );
-    return toEntity(returnedRows<ChecklistRow>(result)[0]);
+    return toEntity(returnedRows<SelectedRow>(result)[0]);
   }
 
   /** Every checklist of the property, disabled ones included, oldest first. */
   async listByProperty(manager: EntityManager, accountId: string, propertyId: string): Promise<ChecklistEntity[]> {
-    const rows: ChecklistRow[] = await manager.query(
+    const rows: SelectedRow[] = await manager.query(
       `SELECT ${COLUMNS} FROM checklists WHERE account_id = $1 AND property_id = $2 ORDER BY id`,
       [accountId, propertyId],
     );
@@ -106,7 +96,7 @@ export class ChecklistsRepository {
       accountId,
       propertyId,
     ]);
-    return returnedRows<ChecklistRow>(result)
+    return returnedRows<SelectedRow>(result)
       .map(toEntity)
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }

@@ -13,6 +13,7 @@ import { assertTaskGroupShapes, assertUpdatable, buildSnapshots, ChecklistSnapsh
 import { ChecklistsRepository } from './checklists.repository';
 import { CreateChecklistDto } from './dto/create-checklist.dto';
 import { UpdateChecklistDto } from './dto/update-checklist.dto';
+import type { EventsCarrying } from '../events/event-catalogue';
 
 /**
  * Checklist use cases. The step structure is minted server-side (every group and
@@ -107,7 +108,7 @@ export class ChecklistsService implements OnModuleInit {
     return checklist;
   }
 
-  private async publish(tx: Tx, eventName: string, checklist: ChecklistEntity): Promise<ChecklistResponse> {
+  private async publish(tx: Tx, eventName: EventsCarrying<ChecklistResponse>, checklist: ChecklistEntity): Promise<ChecklistResponse> {
     const shape = toChecklistResponse(checklist);
     await this.events.publish(tx, eventName, [shape]);
     return shape;

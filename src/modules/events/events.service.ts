@@ -4,6 +4,7 @@ import { Tx } from '../../platform/database/unit-of-work';
 import { isIdOf, newId } from '../../platform/ids/ids';
 import { InvalidCursorError } from '../../platform/pagination/cursor';
 import { Page, toPage } from '../../platform/pagination/page';
+import { EventCatalogue, EventName } from './event-catalogue';
 import { EventEntity } from './event.entity';
 import { EventResponse, toEventResponse } from './event.response';
 import { EventPosition, EventsRepository, UndispatchedEvent, WindowEvent } from './events.repository';
@@ -29,7 +30,8 @@ export class EventsService {
     this.listeners.push(listener);
   }
 
-  async publish(tx: Tx, eventName: string, results: unknown[]): Promise<EventEntity> {
+  /** Writes the event in the transaction; only a catalogued name, with that event's `results` type (event-catalogue.ts). */
+  async publish<N extends EventName>(tx: Tx, eventName: N, results: Array<EventCatalogue[N]>): Promise<EventEntity> {
     const event = await this.repository.insert(tx.manager, {
       id: newId('event'),
       accountId: tx.ctx.accountId,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { HealthController } from './health.controller';
 import { Sql } from '../../platform/database/sql';
 import { HealthService } from './health.service';
 
-@Module({ controllers: [HealthController], providers: [HealthService, Sql] })
+/** Whether PostgreSQL and Redis answer; its route is HealthHttpModule's. */
+@Module({ providers: [HealthService, Sql], exports: [HealthService] })
 export class HealthModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Tx } from '../../platform/database/unit-of-work';
 import { NotFoundError } from '../../platform/errors/domain-error';
 import { isIdOf } from '../../platform/ids/ids';
+import type { EventCatalogue, EventName, EventsCarrying } from '../events/event-catalogue';
 import { EventsService } from '../events/events.service';
 import { JobRequestEntity } from './job-request.entity';
 import { JobRequestResponse, toJobRequestResponse } from './job-request.response';
@@ -26,18 +27,26 @@ export class JobRequestStore {
   }
 
   /**
-   * Saves the job and publishes `eventNames` in order, each with `[snapshot]` (or what `resultOf`
-   * makes of it); returns the snapshot.
+   * Saves the job and publishes `eventNames` in order, each with `[snapshot]`, or with what `resultOf`
+   * makes of it for events whose results are another type (jobRequest.completed); returns the snapshot.
    */
+  save(tx: Tx, job: JobRequestEntity, eventNames: Array<EventsCarrying<JobRequestResponse>>): Promise<JobRequestResponse>;
+  save<N extends EventName>(
+    tx: Tx,
+    job: JobRequestEntity,
+    eventNames: N[],
+    resultOf: (shape: JobRequestResponse, saved: JobRequestEntity) => EventCatalogue[N],
+  ): Promise<JobRequestResponse>;
   async save(
     tx: Tx,
     job: JobRequestEntity,
-    eventNames: string[],
+    eventNames: EventName[],
     resultOf: (shape: JobRequestResponse, saved: JobRequestEntity) => unknown = (shape) => shape,
   ): Promise<JobRequestResponse> {
     const saved = await this.repository.save(tx.manager, job);
     const shape = toJobRequestResponse(saved);
-    for (const eventName of eventNames) await this.events.publish(tx, eventName, [resultOf(shape, saved)]);
+    // The overloads tie each name to its results type; here the name is any of them.
+    for (const eventName of eventNames) await this.events.publish(tx, eventName, [resultOf(shape, saved) as never]);
     return shape;
   }
 }

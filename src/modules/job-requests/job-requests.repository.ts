@@ -1,72 +1,70 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { columns, SelectedRow } from '../../platform/database/columns';
 import { returnedRows } from '../../platform/database/query-result';
 import { JobRequestEntity } from './job-request.entity';
 import type { JobRequestView } from './job-request.response';
 import type { JobStatus } from './job-status.rules';
 
 /** Entity field → column, in table order. */
-const COLUMN_OF = {
-  id: 'id',
-  accountId: 'account_id',
-  status: 'status',
-  propertyId: 'property_id',
-  propertyTitle: 'property_title',
-  propertyAddress: 'property_address',
-  propertyCountryCode: 'property_country_code',
-  propertyLatitude: 'property_latitude',
-  propertyLongitude: 'property_longitude',
-  timeType: 'time_type',
-  startTime: 'scheduled_start_time',
-  endTime: 'end_time',
-  durationInHours: 'duration_hours',
-  durationInMinutes: 'duration_minutes',
-  serviceProviders: 'service_providers',
-  checklistIds: 'checklist_ids',
-  checklists: 'checklists',
-  oneOffTasks: 'one_off_tasks',
-  totalTaskCount: 'total_task_count',
-  requiredVerificationPictureCount: 'required_picture_count',
-  offeredPrice: 'offered_price',
-  offeredPriceCurrency: 'offered_price_currency',
-  message: 'message',
-  sourceBookingId: 'source_booking_id',
-  partnerBookingId: 'partner_booking_id',
-  receiveUpdates: 'receive_updates',
-  cleanerId: 'cleaner_id',
-  cleanerEmail: 'cleaner_email',
-  cleanerName: 'cleaner_name',
-  actualStartTime: 'actual_start_time',
-  actualEndTime: 'actual_end_time',
-  startDistanceMeters: 'start_distance_meters',
-  endDistanceMeters: 'end_distance_meters',
-  completedTaskIds: 'completed_task_ids',
-  verificationPictureCount: 'verification_picture_count',
-  problems: 'problems',
-  paymentStatus: 'payment_status',
-  paymentDescription: 'payment_description',
-  paymentUpdatedAt: 'payment_updated_at',
-  createdAt: 'created_at',
-  updatedAt: 'updated_at',
-} as const satisfies Record<keyof JobRequestEntity, string>;
+const JOB_COLUMNS = columns<JobRequestEntity>(
+  {
+    id: 'id',
+    accountId: 'account_id',
+    status: 'status',
+    propertyId: 'property_id',
+    propertyTitle: 'property_title',
+    propertyAddress: 'property_address',
+    propertyCountryCode: 'property_country_code',
+    propertyLatitude: 'property_latitude',
+    propertyLongitude: 'property_longitude',
+    timeType: 'time_type',
+    startTime: 'scheduled_start_time',
+    endTime: 'end_time',
+    durationInHours: 'duration_hours',
+    durationInMinutes: 'duration_minutes',
+    serviceProviders: 'service_providers',
+    checklistIds: 'checklist_ids',
+    checklists: 'checklists',
+    oneOffTasks: 'one_off_tasks',
+    totalTaskCount: 'total_task_count',
+    requiredVerificationPictureCount: 'required_picture_count',
+    offeredPrice: 'offered_price',
+    offeredPriceCurrency: 'offered_price_currency',
+    message: 'message',
+    sourceBookingId: 'source_booking_id',
+    partnerBookingId: 'partner_booking_id',
+    receiveUpdates: 'receive_updates',
+    cleanerId: 'cleaner_id',
+    cleanerEmail: 'cleaner_email',
+    cleanerName: 'cleaner_name',
+    actualStartTime: 'actual_start_time',
+    actualEndTime: 'actual_end_time',
+    startDistanceMeters: 'start_distance_meters',
+    endDistanceMeters: 'end_distance_meters',
+    completedTaskIds: 'completed_task_ids',
+    verificationPictureCount: 'verification_picture_count',
+    problems: 'problems',
+    paymentStatus: 'payment_status',
+    paymentDescription: 'payment_description',
+    paymentUpdatedAt: 'payment_updated_at',
+    createdAt: 'created_at',
+    updatedAt: 'updated_at',
+  },
+  JobRequestEntity,
+);
 
-type Field = keyof typeof COLUMN_OF;
-const FIELDS = Object.keys(COLUMN_OF) as Field[];
+type Field = keyof JobRequestEntity;
+const FIELDS = JOB_COLUMNS.fields;
 const JSONB: ReadonlySet<Field> = new Set<Field>(['serviceProviders', 'checklists', 'oneOffTasks', 'problems']);
 /** What the read shape needs: the copies and the invitations stay in the table. */
-const VIEW_FIELDS = FIELDS.filter((f) => f !== 'checklists' && f !== 'oneOffTasks' && f !== 'serviceProviders');
+const VIEW_COLUMNS = JOB_COLUMNS.pick(
+  FIELDS.filter((f): f is keyof JobRequestView => f !== 'checklists' && f !== 'oneOffTasks' && f !== 'serviceProviders'),
+);
 /** Set by the database on insert; never written by an update (updated_at is set to now()). */
 const WRITABLE = FIELDS.filter((f) => f !== 'id' && f !== 'accountId' && f !== 'createdAt' && f !== 'updatedAt');
 
-const select = (fields: Field[]) => fields.map((f) => COLUMN_OF[f]).join(', ');
-const ALL_COLUMNS = select(FIELDS);
-const VIEW_COLUMNS = select(VIEW_FIELDS);
-
-function toEntity<T extends Partial<JobRequestEntity>>(row: Record<string, unknown>, fields: Field[]): T {
-  const entity = new JobRequestEntity() as unknown as Record<string, unknown>;
-  for (const field of fields) entity[field] = row[COLUMN_OF[field]];
-  return entity as T;
-}
+const columnList = (fields: readonly Field[]) => fields.map((f) => JOB_COLUMNS.column(f)).join(', ');
 
 const toValue = (job: Partial<JobRequestEntity>, field: Field): unknown => (JSONB.has(field) ? JSON.stringify(job[field]) : job[field]);
 
@@ -92,7 +90,7 @@ export class JobRequestsRepository {
   async insert(manager: EntityManager, job: Omit<JobRequestEntity, 'createdAt' | 'updatedAt'>): Promise<JobRequestEntity> {
     const fields = FIELDS.filter((f) => f !== 'createdAt' && f !== 'updatedAt');
     const [row] = await manager.query(
-      `INSERT INTO job_requests (${select(fields)}) VALUES (${fields.map((f, i) => `$${i + 1}${JSONB.has(f) ? '::jsonb' : ''}`).join(', ')})
+      `INSERT INTO job_requests (${columnList(fields)}) VALUES (${fields.map((f, i) => `$${i + 1}${JSONB.has(f) ? '::jsonb' : ''}`).join(', ')})
        RETURNING created_at, updated_at`,
       fields.map((f) => toValue(job, f)),
     );
@@ -101,20 +99,20 @@ export class JobRequestsRepository {
 
   /** The whole job, locked FOR UPDATE for the rest of the transaction (every change starts here). */
   async lock(manager: EntityManager, accountId: string, id: string): Promise<JobRequestEntity | undefined> {
-    const rows: Array<Record<string, unknown>> = await manager.query(
-      `SELECT ${ALL_COLUMNS} FROM job_requests WHERE account_id = $1 AND id = $2 FOR UPDATE`,
+    const rows: SelectedRow[] = await manager.query(
+      `SELECT ${JOB_COLUMNS.selectList()} FROM job_requests WHERE account_id = $1 AND id = $2 FOR UPDATE`,
       [accountId, id],
     );
-    return rows[0] ? toEntity<JobRequestEntity>(rows[0], FIELDS) : undefined;
+    return rows[0] ? JOB_COLUMNS.toEntity(rows[0]) : undefined;
   }
 
   /** The columns of the read shape, for GET (plain read). */
   async findView(manager: EntityManager, accountId: string, id: string): Promise<JobRequestView | undefined> {
-    const rows: Array<Record<string, unknown>> = await manager.query(
-      `SELECT ${VIEW_COLUMNS} FROM job_requests WHERE account_id = $1 AND id = $2`,
+    const rows: SelectedRow[] = await manager.query(
+      `SELECT ${VIEW_COLUMNS.selectList()} FROM job_requests WHERE account_id = $1 AND id = $2`,
       [accountId, id],
     );
-    return rows[0] ? toEntity<JobRequestView>(rows[0], VIEW_FIELDS) : undefined;
+    return rows[0] ? VIEW_COLUMNS.toEntity(rows[0]) : undefined;
   }
 
   /** Whether the account has this job (plain read, or in a transaction: jobs are never deleted). */
@@ -126,7 +124,7 @@ export class JobRequestsRepository {
   /** Writes every changeable column of the job; returns it with its new updatedAt. */
   async save(manager: EntityManager, job: JobRequestEntity): Promise<JobRequestEntity> {
     const result: unknown = await manager.query(
-      `UPDATE job_requests SET ${WRITABLE.map((f, i) => `${COLUMN_OF[f]} = $${i + 3}${JSONB.has(f) ? '::jsonb' : ''}`).join(', ')},
+      `UPDATE job_requests SET ${WRITABLE.map((f, i) => `${JOB_COLUMNS.column(f)} = $${i + 3}${JSONB.has(f) ? '::jsonb' : ''}`).join(', ')},
               updated_at = now()
         WHERE account_id = $1 AND id = $2 RETURNING updated_at`,
       [job.accountId, job.id, ...WRITABLE.map((f) => toValue(job, f))],
@@ -149,13 +147,13 @@ export class JobRequestsRepository {
       values.push(filter.after.startTime, filter.after.id);
       where += ` AND (scheduled_start_time, id) > ($${values.length - 1}::timestamptz, $${values.length})`;
     }
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT ${VIEW_COLUMNS} FROM job_requests
+    const rows: SelectedRow[] = await this.dataSource.query(
+      `SELECT ${VIEW_COLUMNS.selectList()} FROM job_requests
         WHERE account_id = $1 AND scheduled_start_time >= $2 AND scheduled_start_time <= $3${where}
         ORDER BY scheduled_start_time, id LIMIT $4`,
       values,
     );
-    return rows.map((row) => toEntity<JobRequestView>(row, VIEW_FIELDS));
+    return rows.map((row) => VIEW_COLUMNS.toEntity(row));
   }
 
   /** How many of the property's jobs are in status 1, 2, 5 or 9 (index job_requests_property_active_idx). */

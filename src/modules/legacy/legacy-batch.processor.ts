@@ -1,4 +1,6 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { Job } from 'bullmq';
+import { QueueProcessor } from '../../platform/queue/queue-processor';
 import { QueueWorkers } from '../../platform/queue/queue-worker';
 import { LegacyBatchProcessingService } from './legacy-batch-processing.service';
 import { LEGACY_BATCH_QUEUE, LegacyBatchJobData } from './legacy-queue.service';
@@ -9,22 +11,19 @@ const CLOSE_WITHIN_MS = 5_000;
 
 /** Runs the legacy batch jobs (worker only): the fast path after a batch is acknowledged; the sweep is the guarantee. */
 @Injectable()
-export class LegacyBatchProcessor implements OnApplicationBootstrap {
-  private readonly logger = new Logger(LegacyBatchProcessor.name);
-
+export class LegacyBatchProcessor extends QueueProcessor<LegacyBatchJobData> {
   constructor(
     private readonly processing: LegacyBatchProcessingService,
-    private readonly workers: QueueWorkers,
-  ) {}
+    workers: QueueWorkers,
+  ) {
+    super(workers, LEGACY_BATCH_QUEUE);
+  }
 
-  onApplicationBootstrap(): void {
-    this.workers.start<LegacyBatchJobData>(
-      LEGACY_BATCH_QUEUE,
-      async (job) => {
-        await this.processing.process(job.data.batchId);
-      },
-      { concurrency: CONCURRENCY, closeWithinMs: CLOSE_WITHIN_MS },
-      this.logger,
-    );
+  protected workerOptions() {
+    return { concurrency: CONCURRENCY, closeWithinMs: CLOSE_WITHIN_MS };
+  }
+
+  protected async process(job: Job<LegacyBatchJobData>): Promise<void> {
+    await this.processing.process(job.data.batchId);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { columns, SelectedRow } from '../../platform/database/columns';
 import type { FieldIssue } from '../../platform/errors/domain-error';
 import { LegacyAction, LegacyEntity } from './legacy.rules';
 
@@ -31,11 +32,30 @@ export interface LegacyRecordRow {
   processedAt: Date | null;
 }
 
-const BATCH_COLUMNS = `id, account_id AS "accountId", request_id AS "requestId", record_count AS "recordCount", runs,
-                       created_at AS "createdAt", completed_at AS "completedAt"`;
-const RECORD_COLUMNS = `batch_id AS "batchId", position, account_id AS "accountId", client_request_id AS "clientRequestId",
-                        entity, action, entity_id AS "entityId", body, status, result_id AS "resultId",
-                        error_code AS "errorCode", errors, processed_at AS "processedAt"`;
+const BATCH = columns<LegacyBatchRow>({
+  id: 'id',
+  accountId: 'account_id',
+  requestId: 'request_id',
+  recordCount: 'record_count',
+  runs: 'runs',
+  createdAt: 'created_at',
+  completedAt: 'completed_at',
+});
+const RECORD = columns<LegacyRecordRow>({
+  batchId: 'batch_id',
+  position: 'position',
+  accountId: 'account_id',
+  clientRequestId: 'client_request_id',
+  entity: 'entity',
+  action: 'action',
+  entityId: 'entity_id',
+  body: 'body',
+  status: 'status',
+  resultId: 'result_id',
+  errorCode: 'error_code',
+  errors: 'errors',
+  processedAt: 'processed_at',
+});
 
 /**
  * The durable queue of legacy batches: the batch and its records are written in the transaction that
@@ -76,20 +96,21 @@ export class LegacyBatchesRepository {
   }
 
   async find(accountId: string, id: string): Promise<{ batch: LegacyBatchRow; records: LegacyRecordRow[] } | undefined> {
-    const [batch] = await this.dataSource.query(`SELECT ${BATCH_COLUMNS} FROM legacy_batches WHERE account_id = $1 AND id = $2`, [
-      accountId,
-      id,
-    ]);
-    if (!batch) return undefined;
-    return { batch, records: await this.records(accountId, id) };
+    const [row]: SelectedRow[] = await this.dataSource.query(
+      `SELECT ${BATCH.selectList()} FROM legacy_batches WHERE account_id = $1 AND id = $2`,
+      [accountId, id],
+    );
+    if (!row) return undefined;
+    return { batch: BATCH.toEntity(row), records: await this.records(accountId, id) };
   }
 
-  records(accountId: string, batchId: string, pendingOnly = false): Promise<LegacyRecordRow[]> {
-    return this.dataSource.query(
-      `SELECT ${RECORD_COLUMNS} FROM legacy_batch_records
+  async records(accountId: string, batchId: string, pendingOnly = false): Promise<LegacyRecordRow[]> {
+    const rows: SelectedRow[] = await this.dataSource.query(
+      `SELECT ${RECORD.selectList()} FROM legacy_batch_records
         WHERE batch_id = $1 AND account_id = $2 ${pendingOnly ? `AND status = 'pending'` : ''} ORDER BY position`,
       [batchId, accountId],
     );
+    return rows.map((row) => RECORD.toEntity(row));
   }
 
   /**
@@ -97,13 +118,13 @@ export class LegacyBatchesRepository {
    * holds it (another worker processing it); counts the run.
    */
   async lease(id: string, leaseMs: number): Promise<LegacyBatchRow | undefined> {
-    const [rows] = await this.dataSource.query(
+    const [rows]: [SelectedRow[], number] = await this.dataSource.query(
       `UPDATE legacy_batches SET leased_until = now() + make_interval(secs => $2::float8 / 1000), runs = runs + 1
         WHERE id = $1 AND completed_at IS NULL AND (leased_until IS NULL OR leased_until < now())
-        RETURNING ${BATCH_COLUMNS}`,
+        RETURNING ${BATCH.selectList()}`,
       [id, leaseMs],
     );
-    return rows[0];
+    return rows[0] ? BATCH.toEntity(rows[0]) : undefined;
   }
 
   async renewLease(id: string, leaseMs: number): Promise<void> {

@@ -1,7 +1,8 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Scheduler } from '../../platform/scheduling/scheduler';
+import { ScheduledTasks } from '../../platform/scheduling/scheduled-tasks';
+import { PeriodicTask, Scheduler } from '../../platform/scheduling/scheduler';
 import { LegacyBatchProcessingService } from './legacy-batch-processing.service';
 import { LegacyRetentionService } from './legacy-retention.service';
 
@@ -15,24 +16,20 @@ export const LEGACY_RETENTION_TASK = 'legacy-batch-retention';
  * batches, on the period of the other retention jobs (WEBHOOK_RETENTION_INTERVAL_MS).
  */
 @Injectable()
-export class LegacySweepSchedule implements OnModuleInit {
+export class LegacySweepSchedule extends ScheduledTasks {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly scheduler: Scheduler,
+    scheduler: Scheduler,
     private readonly processing: LegacyBatchProcessingService,
     private readonly retention: LegacyRetentionService,
-  ) {}
+  ) {
+    super(scheduler);
+  }
 
-  onModuleInit(): void {
-    this.scheduler.register({
-      name: LEGACY_SWEEP_TASK,
-      intervalMs: this.config.legacy.sweepIntervalMs,
-      run: (signal) => this.processing.sweep(signal),
-    });
-    this.scheduler.register({
-      name: LEGACY_RETENTION_TASK,
-      intervalMs: this.config.webhook.retentionIntervalMs,
-      run: (signal) => this.retention.run({ signal }),
-    });
+  protected tasks(): PeriodicTask[] {
+    return [
+      { name: LEGACY_SWEEP_TASK, intervalMs: this.config.legacy.sweepIntervalMs, run: (signal) => this.processing.sweep(signal) },
+      { name: LEGACY_RETENTION_TASK, intervalMs: this.config.webhook.retentionIntervalMs, run: (signal) => this.retention.run({ signal }) },
+    ];
   }
 }

@@ -5,11 +5,9 @@ import { NetModule } from '../../platform/net/net.module';
 import { StorageModule } from '../../platform/storage/storage.module';
 import { EventsModule } from '../events/events.module';
 import { ADDRESS_RESOLVER, OfflineAddressResolver } from './address-resolver';
-import { PropertiesController } from './properties.controller';
 import { PropertiesRepository } from './properties.repository';
 import { PropertiesService } from './properties.service';
 import { PropertyPictureEntity } from './property-picture.entity';
-import { PropertyPicturesController } from './property-pictures.controller';
 import { PropertyPicturesService } from './property-pictures.service';
 import { PropertyResolver } from './property-resolver.service';
 import { PropertyEntity } from './property.entity';
@@ -17,7 +15,6 @@ import { PropertyEntity } from './property.entity';
 /** Properties, their pictures, and the resolver every dependent module uses to name a property. */
 @Module({
   imports: [TypeOrmModule.forFeature([PropertyEntity, PropertyPictureEntity]), EventsModule, NetModule, StorageModule],
-  controllers: [PropertiesController, PropertyPicturesController],
   providers: [
     PropertyResolver,
     PropertiesService,
@@ -28,6 +25,6 @@ import { PropertyEntity } from './property.entity';
     { provide: ADDRESS_RESOLVER, useClass: OfflineAddressResolver },
   ],
   // PropertiesService.resolveForJob is what job requests use (the job's property details update the property).
-  exports: [PropertyResolver, PropertiesService],
+  exports: [PropertyResolver, PropertiesService, PropertyPicturesService],
 })
 export class PropertiesModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { columns, SelectedRow } from '../../platform/database/columns';
 import { Sql } from '../../platform/database/sql';
 import { PropertyPictureEntity } from './property-picture.entity';
 import { PropertyEntity } from './property.entity';
@@ -7,15 +8,42 @@ import { PropertyEntity } from './property.entity';
 /** A property with the ids of its pictures in creation order: everything its read shape needs. */
 export type PropertyWithPictures = PropertyEntity & { pictureIds: string[] };
 
+const PROPERTY_COLUMNS = columns<PropertyEntity>(
+  {
+    id: 'id',
+    accountId: 'account_id',
+    sourceId: 'source_id',
+    name: 'name',
+    countryCode: 'country_code',
+    timeZone: 'time_zone',
+    latitude: 'latitude',
+    longitude: 'longitude',
+    address: 'address',
+    type: 'type',
+    beds: 'beds',
+    bedrooms: 'bedrooms',
+    bathrooms: 'bathrooms',
+    tags: 'tags',
+    bedDetails: 'bed_details',
+    details: 'details',
+    disableRemindersAutomation: 'disable_reminders_automation',
+    pictureUrl: 'picture_url',
+    createdAt: 'created_at',
+    updatedAt: 'updated_at',
+  },
+  PropertyEntity,
+);
+
 /**
  * The columns of a property under their entity names, and its picture ids from the index
  * property_pictures_property_idx: a property and its children in one query.
  */
-const WITH_PICTURES = `p.id, p.account_id AS "accountId", p.source_id AS "sourceId", p.name, p.country_code AS "countryCode",
-  p.time_zone AS "timeZone", p.latitude, p.longitude, p.address, p.type, p.beds, p.bedrooms, p.bathrooms, p.tags,
-  p.bed_details AS "bedDetails", p.details, p.disable_reminders_automation AS "disableRemindersAutomation",
-  p.picture_url AS "pictureUrl", p.created_at AS "createdAt", p.updated_at AS "updatedAt",
+const WITH_PICTURES = `${PROPERTY_COLUMNS.selectList('p')},
   ARRAY(SELECT pp.id FROM property_pictures pp WHERE pp.account_id = p.account_id AND pp.property_id = p.id ORDER BY pp.id) AS "pictureIds"`;
+
+function withPictures(row: SelectedRow): PropertyWithPictures {
+  return Object.assign(PROPERTY_COLUMNS.toEntity(row), { pictureIds: row.pictureIds as string[] });
+}
 
 const FIND_WITH_PICTURES = `SELECT ${WITH_PICTURES} FROM properties p WHERE p.account_id = $1 AND p.id = $2`;
 const FIRST_PAGE = `SELECT ${WITH_PICTURES} FROM properties p WHERE p.account_id = $1 ORDER BY p.id LIMIT $2`;
@@ -74,20 +102,22 @@ export class PropertiesRepository {
 
   /** The hot read: one prepared statement outside any transaction. */
   async findWithPictures(accountId: string, id: string): Promise<PropertyWithPictures | undefined> {
-    const rows = await this.sql.prepared<PropertyWithPictures>('property_with_pictures', FIND_WITH_PICTURES, [accountId, id]);
-    return rows[0];
+    const [row] = await this.sql.prepared<SelectedRow>('property_with_pictures', FIND_WITH_PICTURES, [accountId, id]);
+    return row ? withPictures(row) : undefined;
   }
 
   /** The same read inside a transaction (a use case's read shape sees its own writes). */
   async findWithPicturesIn(manager: EntityManager, accountId: string, id: string): Promise<PropertyWithPictures | undefined> {
-    const rows: PropertyWithPictures[] = await manager.query(FIND_WITH_PICTURES, [accountId, id]);
-    return rows[0];
+    const [row]: SelectedRow[] = await manager.query(FIND_WITH_PICTURES, [accountId, id]);
+    return row ? withPictures(row) : undefined;
   }
 
   /** A keyset page by id with each property's pictures (index properties_account_id_idx); `take` is limit + 1. */
-  listPage(accountId: string, afterId: string | undefined, take: number): Promise<PropertyWithPictures[]> {
-    return afterId === undefined
-      ? this.sql.prepared('property_first_page', FIRST_PAGE, [accountId, take])
-      : this.sql.prepared('property_next_page', NEXT_PAGE, [accountId, afterId, take]);
+  async listPage(accountId: string, afterId: string | undefined, take: number): Promise<PropertyWithPictures[]> {
+    const rows =
+      afterId === undefined
+        ? await this.sql.prepared<SelectedRow>('property_first_page', FIRST_PAGE, [accountId, take])
+        : await this.sql.prepared<SelectedRow>('property_next_page', NEXT_PAGE, [accountId, afterId, take]);
+    return rows.map(withPictures);
   }
 }

@@ -7,6 +7,7 @@ import { ReminderQueue } from './reminder-queue.service';
 import { ReminderResponse, toReminderResponse } from './reminder.response';
 import { AutomationBooking, automaticReminderFor } from './reminder.rules';
 import { RemindersRepository } from './reminders.repository';
+import type { EventsCarrying } from '../events/event-catalogue';
 
 /**
  * The scheduling automation's side in reminders (spec 1), called by BookingsService inside the
@@ -58,7 +59,7 @@ export class ReminderAutomation {
     for (const reminder of deleted) await this.publish(tx, 'reminder.delete', reminder);
   }
 
-  private async publish(tx: Tx, eventName: string, reminder: ReminderEntity): Promise<ReminderResponse> {
+  private async publish(tx: Tx, eventName: EventsCarrying<ReminderResponse>, reminder: ReminderEntity): Promise<ReminderResponse> {
     const shape = toReminderResponse(reminder);
     await this.events.publish(tx, eventName, [shape]);
     return shape;

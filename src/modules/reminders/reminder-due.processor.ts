@@ -1,5 +1,6 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
+import { QueueProcessor } from '../../platform/queue/queue-processor';
 import { QueueWorkers } from '../../platform/queue/queue-worker';
 import { ReminderFiringService } from './reminder-firing.service';
 import { REMINDER_DUE_QUEUE, ReminderDueJobData } from './reminder-queue.service';
@@ -16,21 +17,16 @@ const CLOSE_WITHIN_MS = 5_000;
  * whose reminder was moved, deleted or already fired does nothing.
  */
 @Injectable()
-export class ReminderDueProcessor implements OnApplicationBootstrap {
-  private readonly logger = new Logger(ReminderDueProcessor.name);
-
+export class ReminderDueProcessor extends QueueProcessor<ReminderDueJobData> {
   constructor(
     private readonly firing: ReminderFiringService,
-    private readonly workers: QueueWorkers,
-  ) {}
+    workers: QueueWorkers,
+  ) {
+    super(workers, REMINDER_DUE_QUEUE);
+  }
 
-  onApplicationBootstrap(): void {
-    this.workers.start<ReminderDueJobData>(
-      REMINDER_DUE_QUEUE,
-      (job, token) => this.process(job, token),
-      { concurrency: CONCURRENCY, closeWithinMs: CLOSE_WITHIN_MS },
-      this.logger,
-    );
+  protected workerOptions() {
+    return { concurrency: CONCURRENCY, closeWithinMs: CLOSE_WITHIN_MS };
   }
 
   async process(job: Job<ReminderDueJobData>, token?: string): Promise<void> {

@@ -4,6 +4,7 @@ import { Queue } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { Tx } from '../../platform/database/unit-of-work';
+import { enqueueBestEffort } from '../../platform/queue/enqueue-best-effort';
 import { armHorizonMs, dueDelayMs, dueJobId, isWithinArmHorizon } from './reminder-due.rules';
 
 export const REMINDER_DUE_QUEUE = 'reminder-due';
@@ -26,8 +27,6 @@ export interface ArmedReminder {
  * job is only the fast path: the database's fired_at flag decides, and the sweep fires what a lost or
  * failed job left behind.
  */
-const ARM_TIMEOUT_MS = 2_000;
-
 const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true, attempts: 3, backoff: { type: 'exponential', delay: 1000 } } as const;
 
 /**
@@ -56,31 +55,21 @@ export class ReminderQueue {
   }
 
   /**
-   * Never throws, and gives up waiting after ARM_TIMEOUT_MS (with Redis unreachable, BullMQ's commands
-   * wait for it to come back; the sweep must not): a job that could not be added is the sweep's, which
-   * fires the reminder late rather than never. An add that completes later is harmless (same job id).
+   * Best effort (enqueueBestEffort: never throws, bounded wait): a job that could not be added is the
+   * sweep's, which fires the reminder late rather than never.
    */
   async arm(reminders: ArmedReminder[]): Promise<void> {
     if (reminders.length === 0) return;
     const now = Date.now();
-    const adding = this.queue.addBulk(
-      reminders.map((reminder) => ({
-        name: 'due',
-        data: { accountId: reminder.accountId, reminderId: reminder.id, date: reminder.date.toISOString() },
-        opts: { jobId: dueJobId(reminder.id, reminder.date), delay: dueDelayMs(reminder.date, now) || undefined, ...JOB_OPTIONS },
-      })),
+    const jobs = reminders.map((reminder) => ({
+      name: 'due',
+      data: { accountId: reminder.accountId, reminderId: reminder.id, date: reminder.date.toISOString() },
+      opts: { jobId: dueJobId(reminder.id, reminder.date), delay: dueDelayMs(reminder.date, now) || undefined, ...JOB_OPTIONS },
+    }));
+    await enqueueBestEffort(
+      () => this.queue.addBulk(jobs),
+      this.logger,
+      `arming ${reminders.length} reminder job(s) failed (the sweep will fire them)`,
     );
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ARM_TIMEOUT_MS} ms`)), ARM_TIMEOUT_MS);
-    });
-    try {
-      await Promise.race([adding, timeout]);
-    } catch (error) {
-      adding.catch(() => undefined);
-      this.logger.warn(`arming ${reminders.length} reminder job(s) failed (the sweep will fire them): ${(error as Error).message}`);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 }

@@ -1,7 +1,8 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { Scheduler } from '../../platform/scheduling/scheduler';
+import { ScheduledTasks } from '../../platform/scheduling/scheduled-tasks';
+import { PeriodicTask, Scheduler } from '../../platform/scheduling/scheduler';
 import { ReminderFiringService } from './reminder-firing.service';
 
 export const REMINDER_SWEEP_TASK = 'reminder-sweep';
@@ -11,18 +12,18 @@ export const REMINDER_SWEEP_TASK = 'reminder-sweep';
  * nothing of it in Redis, so it runs whatever Redis lost). REMINDER_SWEEP_INTERVAL_MS=0 leaves it out.
  */
 @Injectable()
-export class ReminderSweepSchedule implements OnModuleInit {
+export class ReminderSweepSchedule extends ScheduledTasks {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly scheduler: Scheduler,
+    scheduler: Scheduler,
     private readonly firing: ReminderFiringService,
-  ) {}
+  ) {
+    super(scheduler);
+  }
 
-  onModuleInit(): void {
-    this.scheduler.register({
-      name: REMINDER_SWEEP_TASK,
-      intervalMs: this.config.reminders.sweepIntervalMs,
-      run: (signal) => this.firing.sweep({ signal }),
-    });
+  protected tasks(): PeriodicTask[] {
+    return [
+      { name: REMINDER_SWEEP_TASK, intervalMs: this.config.reminders.sweepIntervalMs, run: (signal) => this.firing.sweep({ signal }) },
+    ];
   }
 }

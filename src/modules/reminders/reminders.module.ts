@@ -6,13 +6,11 @@ import { PropertiesModule } from '../properties/properties.module';
 import { ReminderAutomation } from './reminder-automation.service';
 import { ReminderQueueModule } from './reminder-queue.module';
 import { ReminderEntity } from './reminder.entity';
-import { RemindersController } from './reminders.controller';
 import { RemindersRepository } from './reminders.repository';
 import { RemindersService } from './reminders.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ReminderEntity]), EventsModule, PropertiesModule, ChecklistsModule, ReminderQueueModule],
-  controllers: [RemindersController],
   providers: [RemindersService, RemindersRepository, ReminderAutomation],
   // ReminderAutomation is what the bookings' scheduling automation calls; RemindersService what legacy batch records run.
   exports: [ReminderAutomation, RemindersService],

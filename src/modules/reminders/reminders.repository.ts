@@ -2,47 +2,30 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { returnedRows } from '../../platform/database/query-result';
 import { DateWindow } from '../../platform/pagination/date-window';
-import { JobRequestSettings, ReminderEntity } from './reminder.entity';
+import { ReminderEntity } from './reminder.entity';
+import { columns, SelectedRow } from '../../platform/database/columns';
 
-interface ReminderRow {
-  id: string;
-  account_id: string;
-  property_id: string;
-  title: string;
-  date: Date;
-  source_booking_id: string | null;
-  source_id: string | null;
-  actionable: boolean;
-  checklist_ids: string[];
-  job_request_settings: JobRequestSettings | null;
-  automatic: boolean;
-  fired_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const COLUMNS =
-  'id, account_id, property_id, title, date, source_booking_id, source_id, actionable, checklist_ids, ' +
-  'job_request_settings, automatic, fired_at, created_at, updated_at';
-
-function toEntity(row: ReminderRow): ReminderEntity {
-  return Object.assign(new ReminderEntity(), {
-    id: row.id,
-    accountId: row.account_id,
-    propertyId: row.property_id,
-    title: row.title,
-    date: row.date,
-    sourceBookingId: row.source_booking_id,
-    sourceId: row.source_id,
-    actionable: row.actionable,
-    checklistIds: row.checklist_ids,
-    jobRequestSettings: row.job_request_settings,
-    automatic: row.automatic,
-    firedAt: row.fired_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  });
-}
+const REMINDER_COLUMNS = columns<ReminderEntity>(
+  {
+    id: 'id',
+    accountId: 'account_id',
+    propertyId: 'property_id',
+    title: 'title',
+    date: 'date',
+    sourceBookingId: 'source_booking_id',
+    sourceId: 'source_id',
+    actionable: 'actionable',
+    checklistIds: 'checklist_ids',
+    jobRequestSettings: 'job_request_settings',
+    automatic: 'automatic',
+    firedAt: 'fired_at',
+    createdAt: 'created_at',
+    updatedAt: 'updated_at',
+  },
+  ReminderEntity,
+);
+const COLUMNS = REMINDER_COLUMNS.selectList();
+const toEntity = (row: SelectedRow): ReminderEntity => REMINDER_COLUMNS.toEntity(row);
 
 export type NewReminder = Pick<
   ReminderEntity,
@@ -77,7 +60,7 @@ export class RemindersRepository {
   }
 
   async insert(manager: EntityManager, values: NewReminder): Promise<ReminderEntity> {
-    const rows: ReminderRow[] = await manager.query(
+    const rows: SelectedRow[] = await manager.query(
       `INSERT INTO reminders (id, account_id, property_id, title, date, source_booking_id, source_id, actionable,
                               checklist_ids, job_request_settings, automatic)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11)
@@ -100,7 +83,7 @@ export class RemindersRepository {
   }
 
   async findOne(manager: EntityManager, accountId: string, id: string, lock?: 'update'): Promise<ReminderEntity | undefined> {
-    const rows: ReminderRow[] = await manager.query(
+    const rows: SelectedRow[] = await manager.query(
       `SELECT ${COLUMNS} FROM reminders WHERE account_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
       [accountId, id],
     );
@@ -109,7 +92,7 @@ export class RemindersRepository {
 
   /** The automatic reminder of the booking with this sourceBookingId (at most one), locked FOR UPDATE. */
   async lockAutomatic(manager: EntityManager, accountId: string, sourceBookingId: string): Promise<ReminderEntity | undefined> {
-    const rows: ReminderRow[] = await manager.query(
+    const rows: SelectedRow[] = await manager.query(
       `SELECT ${COLUMNS} FROM reminders WHERE account_id = $1 AND source_booking_id = $2 AND automatic FOR UPDATE`,
       [accountId, sourceBookingId],
     );
@@ -122,7 +105,7 @@ export class RemindersRepository {
       `UPDATE reminders SET date = $3, fired_at = NULL, updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [accountId, id, date],
     );
-    return toEntity(returnedRows<ReminderRow>(result)[0]);
+    return toEntity(returnedRows<SelectedRow>(result)[0]);
   }
 
   /**
@@ -136,7 +119,7 @@ export class RemindersRepository {
         RETURNING ${COLUMNS}`,
       [accountId, id],
     );
-    const [row] = returnedRows<ReminderRow>(result);
+    const [row] = returnedRows<SelectedRow>(result);
     return row ? toEntity(row) : undefined;
   }
 
@@ -182,7 +165,7 @@ export class RemindersRepository {
       accountId,
       propertyId,
     ]);
-    return returnedRows<ReminderRow>(result)
+    return returnedRows<SelectedRow>(result)
       .map(toEntity)
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
@@ -202,7 +185,7 @@ export class RemindersRepository {
       params.push(filter.after.date, filter.after.id);
       conditions += ` AND (date, id) > ($${params.length - 1}::timestamptz, $${params.length})`;
     }
-    const rows: ReminderRow[] = await this.dataSource.query(
+    const rows: SelectedRow[] = await this.dataSource.query(
       `SELECT ${COLUMNS} FROM reminders
         WHERE account_id = $1 AND date >= $2 AND date < $3${conditions}
         ORDER BY date, id LIMIT $4`,

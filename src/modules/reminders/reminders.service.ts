@@ -17,6 +17,7 @@ import { ReminderQueue } from './reminder-queue.service';
 import { ReminderResponse, toReminderResponse } from './reminder.response';
 import { assertChecklistsOfProperty, storedJobRequestSettings } from './reminder.rules';
 import { ReminderListFilter, RemindersRepository } from './reminders.repository';
+import type { EventsCarrying } from '../events/event-catalogue';
 
 /**
  * Reminder use cases (spec 2.5, 4.6): create, get, list, delete, each write one transaction with its
@@ -93,7 +94,7 @@ export class RemindersService {
     });
   }
 
-  private async publish(tx: Tx, eventName: string, reminder: ReminderEntity): Promise<ReminderResponse> {
+  private async publish(tx: Tx, eventName: EventsCarrying<ReminderResponse>, reminder: ReminderEntity): Promise<ReminderResponse> {
     const shape = toReminderResponse(reminder);
     await this.events.publish(tx, eventName, [shape]);
     return shape;

@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import { enqueueBestEffort } from '../../platform/queue/enqueue-best-effort';
 import { EventsService } from '../events/events.service';
 
 export const WEBHOOK_DISPATCH_QUEUE = 'webhook-dispatch';
@@ -82,16 +83,15 @@ export class WebhookQueue implements OnModuleInit {
     this.events.onCommitted((events) => this.enqueueDispatch(events.map((event) => event.id)));
   }
 
-  /** Never throws: a lost enqueue is caught up by the sweep (undispatched events). */
+  /** Best effort (enqueueBestEffort: never throws, bounded wait): the sweep catches up undispatched events. */
   async enqueueDispatch(eventIds: string[]): Promise<void> {
     if (eventIds.length === 0) return;
-    try {
-      await this.dispatchQueue.addBulk(
-        eventIds.map((eventId) => ({ name: 'dispatch', data: { eventId }, opts: { jobId: eventId, ...DISPATCH_JOB_OPTIONS } })),
-      );
-    } catch (error) {
-      this.logger.warn(`enqueueing dispatch of ${eventIds.length} event(s) failed (the sweep will retry): ${(error as Error).message}`);
-    }
+    const jobs = eventIds.map((eventId) => ({ name: 'dispatch', data: { eventId }, opts: { jobId: eventId, ...DISPATCH_JOB_OPTIONS } }));
+    await enqueueBestEffort(
+      () => this.dispatchQueue.addBulk(jobs),
+      this.logger,
+      `enqueueing dispatch of ${eventIds.length} event(s) failed (the sweep will retry)`,
+    );
   }
 
   /** One attempt job; see enqueueDeliveries. */
@@ -99,26 +99,25 @@ export class WebhookQueue implements OnModuleInit {
     await this.enqueueDeliveries([{ deliveryId, ...options }]);
   }
 
-  /** Never throws: a lost enqueue is caught up by the sweep (pending deliveries past their next_retry_at). */
+  /** Best effort (never throws, bounded wait): the sweep catches up pending deliveries past their next_retry_at. */
   async enqueueDeliveries(items: Array<{ deliveryId: string } & DeliveryEnqueueOptions>): Promise<void> {
     if (items.length === 0) return;
-    try {
-      await this.deliveryQueue.addBulk(
-        items.map(({ deliveryId, delayMs, attempt = 0, subscriptionId, ahead }) => ({
-          name: 'deliver',
-          // (An undefined subscriptionId is left out when BullMQ serializes the data.)
-          data: { deliveryId, attempt, subscriptionId },
-          opts: {
-            jobId: deliveryJobId(deliveryId, attempt),
-            delay: delayMs && delayMs > 0 ? delayMs : undefined,
-            lifo: ahead || undefined,
-            ...DELIVERY_JOB_OPTIONS,
-          },
-        })),
-      );
-    } catch (error) {
-      this.logger.warn(`enqueueing ${items.length} delivery attempt(s) failed (the sweep will retry): ${(error as Error).message}`);
-    }
+    const jobs = items.map(({ deliveryId, delayMs, attempt = 0, subscriptionId, ahead }) => ({
+      name: 'deliver',
+      // (An undefined subscriptionId is left out when BullMQ serializes the data.)
+      data: { deliveryId, attempt, subscriptionId },
+      opts: {
+        jobId: deliveryJobId(deliveryId, attempt),
+        delay: delayMs && delayMs > 0 ? delayMs : undefined,
+        lifo: ahead || undefined,
+        ...DELIVERY_JOB_OPTIONS,
+      },
+    }));
+    await enqueueBestEffort(
+      () => this.deliveryQueue.addBulk(jobs),
+      this.logger,
+      `enqueueing ${items.length} delivery attempt(s) failed (the sweep will retry)`,
+    );
   }
 
   /**
@@ -169,28 +168,26 @@ export class WebhookQueue implements OnModuleInit {
 
   /**
    * An attempt to run now (POST …/retry): added, or, when its job already waits delayed (a pending
-   * delivery's scheduled retry), promoted. Never throws: the sweep catches up a lost one.
+   * delivery's scheduled retry), promoted. Best effort (never throws, bounded wait): the sweep catches up a lost one.
    */
   async enqueueDeliveryNow(deliveryId: string, attempt: number, subscriptionId: string): Promise<void> {
-    try {
+    const addOrPromote = async () => {
       const existing = await this.deliveryQueue.getJob(deliveryJobId(deliveryId, attempt));
       if (existing && (await existing.isDelayed())) await existing.promote();
       else if (!existing) await this.enqueueDelivery(deliveryId, { attempt, subscriptionId });
-    } catch (error) {
-      this.logger.warn(`enqueueing attempt ${attempt} of ${deliveryId} now failed (the sweep will retry): ${(error as Error).message}`);
-    }
+    };
+    await enqueueBestEffort(addOrPromote, this.logger, `enqueueing attempt ${attempt} of ${deliveryId} now failed (the sweep will retry)`);
   }
 
-  /** Never throws: the sweep re-enqueues a running replay whose job was lost. */
+  /** Best effort (never throws, bounded wait): the sweep re-enqueues a running replay whose job was lost. */
   async enqueueReplays(replayIds: string[]): Promise<void> {
     if (replayIds.length === 0) return;
-    try {
-      await this.replayQueue.addBulk(
-        replayIds.map((replayId) => ({ name: 'replay', data: { replayId }, opts: { jobId: replayId, ...REPLAY_JOB_OPTIONS } })),
-      );
-    } catch (error) {
-      this.logger.warn(`enqueueing ${replayIds.length} replay(s) failed (the sweep will retry): ${(error as Error).message}`);
-    }
+    const jobs = replayIds.map((replayId) => ({ name: 'replay', data: { replayId }, opts: { jobId: replayId, ...REPLAY_JOB_OPTIONS } }));
+    await enqueueBestEffort(
+      () => this.replayQueue.addBulk(jobs),
+      this.logger,
+      `enqueueing ${replayIds.length} replay(s) failed (the sweep will retry)`,
+    );
   }
 }
 

@@ -7,10 +7,8 @@ import { WebhookQueueModule } from './webhook-queue.module';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 import { WebhookSubscriptionsService } from './subscriptions/webhook-subscriptions.service';
-import { WebhooksController } from './subscriptions/webhooks.controller';
 import { LegacyWebhookService } from './subscriptions/legacy-webhook.service';
 import { EventsModule } from '../events/events.module';
-import { WebhookReplaysController } from './replay/webhook-replays.controller';
 import { WebhookReplaysService } from './replay/webhook-replays.service';
 import { WebhookReplaysRepository } from './webhook-replays.repository';
 import { WebhookReplaySelector } from './replay/webhook-replay-selector';
@@ -18,7 +16,6 @@ import { WebhookReplaySelector } from './replay/webhook-replay-selector';
 /** The API side of webhooks: subscriptions, test deliveries, the delivery log, retries and replays. The worker side is WebhooksWorkerModule. */
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookSubscriptionEntity, WebhookDeliveryEntity]), NetModule, WebhookQueueModule, EventsModule],
-  controllers: [WebhooksController, WebhookReplaysController],
   providers: [
     WebhookSubscriptionsService,
     WebhookSubscriptionsRepository,
@@ -29,6 +26,6 @@ import { WebhookReplaySelector } from './replay/webhook-replay-selector';
     LegacyWebhookService,
   ],
   // The legacy module's webhook routes (PUT/GET/DELETE /legacy/webhook, its deliveries).
-  exports: [LegacyWebhookService],
+  exports: [WebhookSubscriptionsService, WebhookReplaysService, LegacyWebhookService],
 })
 export class WebhooksModule {}

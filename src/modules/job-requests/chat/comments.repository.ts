@@ -1,41 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { JobRequestCommentEntity } from '../job-request-comment.entity';
+import { columns, SelectedRow } from '../../../platform/database/columns';
 
-const COLUMNS =
-  'id, account_id, job_request_id, author_kind, author_email, message, language_code, picture_storage_key, picture_content_type, picture_byte_size, created_at, updated_at';
-
-interface CommentRow {
-  id: string;
-  account_id: string;
-  job_request_id: string;
-  author_kind: JobRequestCommentEntity['authorKind'];
-  author_email: string | null;
-  message: string | null;
-  language_code: string | null;
-  picture_storage_key: string | null;
-  picture_content_type: string | null;
-  picture_byte_size: number | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-function toEntity(row: CommentRow): JobRequestCommentEntity {
-  return Object.assign(new JobRequestCommentEntity(), {
-    id: row.id,
-    accountId: row.account_id,
-    jobRequestId: row.job_request_id,
-    authorKind: row.author_kind,
-    authorEmail: row.author_email,
-    message: row.message,
-    languageCode: row.language_code,
-    pictureStorageKey: row.picture_storage_key,
-    pictureContentType: row.picture_content_type,
-    pictureByteSize: row.picture_byte_size,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  });
-}
+const COMMENT_COLUMNS = columns<JobRequestCommentEntity>(
+  {
+    id: 'id',
+    accountId: 'account_id',
+    jobRequestId: 'job_request_id',
+    authorKind: 'author_kind',
+    authorEmail: 'author_email',
+    message: 'message',
+    languageCode: 'language_code',
+    pictureStorageKey: 'picture_storage_key',
+    pictureContentType: 'picture_content_type',
+    pictureByteSize: 'picture_byte_size',
+    createdAt: 'created_at',
+    updatedAt: 'updated_at',
+  },
+  JobRequestCommentEntity,
+);
+const COLUMNS = COMMENT_COLUMNS.selectList();
+const toEntity = (row: SelectedRow): JobRequestCommentEntity => COMMENT_COLUMNS.toEntity(row);
 
 /** Chat queries in plain SQL; every one is scoped by account and job. */
 @Injectable()
@@ -46,7 +32,7 @@ export class CommentsRepository {
     manager: EntityManager,
     comment: Omit<JobRequestCommentEntity, 'createdAt' | 'updatedAt'>,
   ): Promise<JobRequestCommentEntity> {
-    const rows: CommentRow[] = await manager.query(
+    const rows: SelectedRow[] = await manager.query(
       `INSERT INTO job_request_comments (id, account_id, job_request_id, author_kind, author_email, message, language_code,
                                          picture_storage_key, picture_content_type, picture_byte_size, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, date_trunc('milliseconds', now()), date_trunc('milliseconds', now()))
@@ -75,7 +61,7 @@ export class CommentsRepository {
     offset: number,
     limit: number,
   ): Promise<JobRequestCommentEntity[]> {
-    const rows: CommentRow[] = await this.dataSource.query(
+    const rows: SelectedRow[] = await this.dataSource.query(
       `SELECT ${COLUMNS} FROM job_request_comments
         WHERE account_id = $1 AND job_request_id = $2 AND ($3::timestamptz IS NULL OR updated_at > $3)
         ORDER BY id OFFSET $4 LIMIT $5`,
@@ -85,7 +71,7 @@ export class CommentsRepository {
   }
 
   async findOne(accountId: string, jobRequestId: string, id: string): Promise<JobRequestCommentEntity | undefined> {
-    const rows: CommentRow[] = await this.dataSource.query(
+    const rows: SelectedRow[] = await this.dataSource.query(
       `SELECT ${COLUMNS} FROM job_request_comments WHERE account_id = $1 AND job_request_id = $2 AND id = $3`,
       [accountId, jobRequestId, id],
     );

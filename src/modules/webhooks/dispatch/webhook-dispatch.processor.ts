@@ -1,6 +1,8 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { Job } from 'bullmq';
 import { WebhookDispatchService } from './webhook-dispatch.service';
 import { DispatchJobData, WEBHOOK_DISPATCH_QUEUE } from '../webhook-queue.service';
+import { QueueProcessor } from '../../../platform/queue/queue-processor';
 import { QueueWorkers } from '../../../platform/queue/queue-worker';
 
 /** Dispatch jobs taken at once; the service coalesces them into a few transactions. */
@@ -10,20 +12,19 @@ const CLOSE_WITHIN_MS = 5_000;
 
 /** Fans committed events out to delivery rows (worker only). */
 @Injectable()
-export class WebhookDispatchProcessor implements OnApplicationBootstrap {
-  private readonly logger = new Logger(WebhookDispatchProcessor.name);
-
+export class WebhookDispatchProcessor extends QueueProcessor<DispatchJobData> {
   constructor(
     private readonly dispatcher: WebhookDispatchService,
-    private readonly workers: QueueWorkers,
-  ) {}
+    workers: QueueWorkers,
+  ) {
+    super(workers, WEBHOOK_DISPATCH_QUEUE);
+  }
 
-  onApplicationBootstrap(): void {
-    this.workers.start<DispatchJobData>(
-      WEBHOOK_DISPATCH_QUEUE,
-      (job) => this.dispatcher.dispatchOne(job.data.eventId),
-      { concurrency: DISPATCH_CONCURRENCY, closeWithinMs: CLOSE_WITHIN_MS },
-      this.logger,
-    );
+  protected workerOptions() {
+    return { concurrency: DISPATCH_CONCURRENCY, closeWithinMs: CLOSE_WITHIN_MS };
+  }
+
+  protected async process(job: Job<DispatchJobData>): Promise<void> {
+    await this.dispatcher.dispatchOne(job.data.eventId);
   }
 }

@@ -1,7 +1,8 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
-import { Scheduler } from '../../../platform/scheduling/scheduler';
+import { ScheduledTasks } from '../../../platform/scheduling/scheduled-tasks';
+import { PeriodicTask, Scheduler } from '../../../platform/scheduling/scheduler';
 import { WebhookRetentionService } from './webhook-retention.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { WebhookSweepService } from './webhook-sweep.service';
@@ -17,20 +18,24 @@ export const SECRETS_TASK = 'webhook-secrets';
  * share one database with other files do, calling the services directly).
  */
 @Injectable()
-export class WebhookMaintenanceSchedule implements OnModuleInit {
+export class WebhookMaintenanceSchedule extends ScheduledTasks {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly scheduler: Scheduler,
+    scheduler: Scheduler,
     private readonly sweeper: WebhookSweepService,
     private readonly retention: WebhookRetentionService,
     private readonly secrets: WebhookSecretsService,
-  ) {}
+  ) {
+    super(scheduler);
+  }
 
-  onModuleInit(): void {
+  protected tasks(): PeriodicTask[] {
     const { sweepIntervalMs, retentionIntervalMs } = this.config.webhook;
-    this.scheduler.register({ name: SWEEP_TASK, intervalMs: sweepIntervalMs, run: () => this.sweeper.sweep() });
-    this.scheduler.register({ name: RETENTION_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.retention.run({ signal }) });
-    // Stored secrets' upkeep: previous secrets past their overlap, secrets not sealed with the current key.
-    this.scheduler.register({ name: SECRETS_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.secrets.run({ signal }) });
+    return [
+      { name: SWEEP_TASK, intervalMs: sweepIntervalMs, run: () => this.sweeper.sweep() },
+      { name: RETENTION_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.retention.run({ signal }) },
+      // Stored secrets' upkeep: previous secrets past their overlap, secrets not sealed with the current key.
+      { name: SECRETS_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.secrets.run({ signal }) },
+    ];
   }
 }

@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
 import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
+import { QueueProcessor } from '../../../platform/queue/queue-processor';
 import { QueueWorkers } from '../../../platform/queue/queue-worker';
 import { ReplayJobData, WEBHOOK_REPLAY_QUEUE } from '../webhook-queue.service';
 import { WebhookReplayRunner } from './webhook-replay-runner.service';
@@ -19,28 +20,20 @@ const RESUME_AFTER_MS = 500;
 
 /** Runs webhook replays (worker only, issue 13). */
 @Injectable()
-export class WebhookReplayProcessor implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(WebhookReplayProcessor.name);
+export class WebhookReplayProcessor extends QueueProcessor<ReplayJobData> implements OnModuleDestroy {
   private readonly stopping = new AbortController();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly runner: WebhookReplayRunner,
-    private readonly workers: QueueWorkers,
-  ) {}
+    workers: QueueWorkers,
+  ) {
+    super(workers, WEBHOOK_REPLAY_QUEUE);
+  }
 
-  onApplicationBootstrap(): void {
-    this.workers.start<ReplayJobData>(
-      WEBHOOK_REPLAY_QUEUE,
-      (job, token) => this.process(job, token),
-      {
-        concurrency: REPLAY_CONCURRENCY,
-        lockDuration: LOCK_MS,
-        stalledInterval: STALLED_INTERVAL_MS,
-        closeWithinMs: this.config.webhook.timeoutMs + 2_000,
-      },
-      this.logger,
-    );
+  protected workerOptions() {
+    const closeWithinMs = this.config.webhook.timeoutMs + 2_000;
+    return { concurrency: REPLAY_CONCURRENCY, lockDuration: LOCK_MS, stalledInterval: STALLED_INTERVAL_MS, closeWithinMs };
   }
 
   onModuleDestroy(): void {
@@ -48,7 +41,7 @@ export class WebhookReplayProcessor implements OnApplicationBootstrap, OnModuleD
     this.stopping.abort();
   }
 
-  private async process(job: Job<ReplayJobData>, token?: string): Promise<void> {
+  protected async process(job: Job<ReplayJobData>, token?: string): Promise<void> {
     const end = await this.runner.run(job.data.replayId, this.stopping.signal);
     this.logger.log({ replayId: job.data.replayId, end }, 'webhook replay run ended');
     if (end === 'interrupted') {

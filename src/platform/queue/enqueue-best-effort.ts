@@ -1,0 +1,35 @@
+import { Logger } from '@nestjs/common';
+import { untilAborted } from '../async/until-aborted';
+
+/** How long a producer waits for Redis to take its jobs before leaving them to the sweep. */
+export const ENQUEUE_WITHIN_MS = 2_000;
+
+/**
+ * Adds jobs that are only the fast path: the database is the truth and a sweep (undispatched events, pending
+ * deliveries, reminders due, feeds due, batches unprocessed) finds whatever a lost add left behind. So it never
+ * throws and waits at most `withinMs`: with Redis unreachable BullMQ's commands wait for it to come back, and a
+ * request or a sweep must not. An add that lands after the deadline is harmless (every producer uses job ids),
+ * and its late failure is dropped. Resolves true once Redis took the jobs, false when it gave up (logged as
+ * `<failure>: <reason>`; the failure says what was lost and who catches it up).
+ */
+export async function enqueueBestEffort(
+  add: () => Promise<unknown>,
+  logger: Logger,
+  failure: string,
+  withinMs = ENQUEUE_WITHIN_MS,
+): Promise<boolean> {
+  let adding: Promise<unknown>;
+  try {
+    adding = add();
+  } catch (error) {
+    adding = Promise.reject(error as Error);
+  }
+  adding.catch(() => undefined); // a failure after the deadline is the sweep's too
+  try {
+    await untilAborted(adding, AbortSignal.timeout(withinMs));
+    return true;
+  } catch (error) {
+    logger.warn(`${failure}: ${(error as Error).message}`);
+    return false;
+  }
+}
