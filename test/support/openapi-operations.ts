@@ -1,5 +1,5 @@
 import { DynamicModule, RequestMethod, Type } from '@nestjs/common';
-import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '../../src/platform/http/route-metadata';
 
 /** @nestjs/swagger's metadata keys (its constants are not exported). */
 const EXCLUDE_CONTROLLER = 'swagger/apiExcludeController';
