@@ -29,6 +29,30 @@ import { QueueDashboardModule } from './admin/queue-dashboard.module';
  * body → auth and rate limit guard → strict request guard (unreadable bodies, undeclared query
  * or body fields) → (idempotency interceptor) → strict validation → controller.
  */
+/**
+ * The modules that serve the API's routes. Apart so that a test can read the routes their
+ * controllers declare before an app starts (test/support/openapi-operations.ts), without calling
+ * PlatformModule.forRoot (which registers the data source).
+ */
+export function apiModules(config: AppConfig) {
+  return [
+    AuthModule,
+    EventsHttpModule,
+    HealthHttpModule,
+    PropertiesHttpModule,
+    ChecklistsHttpModule,
+    BookingsHttpModule,
+    JobRequestsHttpModule,
+    // Test helpers exist only when switched on (never in production): otherwise their routes are 404s.
+    ...(config.testHelpersEnabled ? [JobRequestTestHelpersModule] : []),
+    RemindersHttpModule,
+    WebhooksHttpModule,
+    LegacyHttpModule,
+    CalendarFeedsHttpModule,
+    OpenApiModule,
+  ];
+}
+
 @Module({})
 export class AppModule implements NestModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -36,20 +60,7 @@ export class AppModule implements NestModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config, 'api'),
-        AuthModule,
-        EventsHttpModule,
-        HealthHttpModule,
-        PropertiesHttpModule,
-        ChecklistsHttpModule,
-        BookingsHttpModule,
-        JobRequestsHttpModule,
-        // Test helpers exist only when switched on (never in production): otherwise their routes are 404s.
-        ...(config.testHelpersEnabled ? [JobRequestTestHelpersModule] : []),
-        RemindersHttpModule,
-        WebhooksHttpModule,
-        LegacyHttpModule,
-        CalendarFeedsHttpModule,
-        OpenApiModule,
+        ...apiModules(config),
         ...(config.ops.admin ? [QueueDashboardModule.forRoot(config.ops.admin)] : []),
       ],
       providers: [

@@ -3,6 +3,7 @@ import { health } from './s1-health';
 import { bookingCreate } from './s3-booking-create';
 import { bookingsList } from './s4-bookings-list';
 import { propertyRead } from './s2-property-read';
+import { propertyReadThroughPgBouncer } from './s2p-property-read-pgbouncer';
 import { webhookFanout } from './s5-webhook-fanout';
 import { deliveryLatency } from './s6-delivery-latency';
 import { memory } from './s7-memory';
@@ -30,6 +31,12 @@ export const SCENARIOS: Scenario[] = [
     title: 'GET /v1/properties/{id} vs bare Express + pg (same key lookup and read, prepared)',
     goal: '≥ 0.65x',
     run: propertyRead,
+  },
+  {
+    id: 'S2P',
+    title: 'S2 through PgBouncer in transaction mode (DATABASE_POOLER=transaction) vs S2 direct (DATABASE_POOLER=none)',
+    goal: 'recorded (the pooler’s cost)',
+    run: propertyReadThroughPgBouncer,
   },
   {
     id: 'S3',

@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { Pool } from 'undici';
 import { BENCH_DATABASE_URL, BENCH_REDIS_URL, productionEnv, SeededAccount, seedAccount, seedProperties, webhookEnv } from './env';
 import { BenchProcess, freePort, startApi, startNode, waitFor, waitForHttp } from './processes';
+import { PgBouncer, startPgBouncer } from '../../test/support/pgbouncer';
 
 export const RESULTS_DIR = join(__dirname, '..', '..', '..', 'bench', 'results');
 
@@ -25,6 +27,7 @@ export interface Outcome {
  */
 export class BenchContext {
   private readonly processes: BenchProcess[] = [];
+  private pgbouncer?: PgBouncer;
   private cached = new Map<string, Promise<unknown>>();
   /** Figures one scenario leaves for another (S7 runs at 70% of S2's throughput). */
   readonly figures = new Map<string, number>();
@@ -41,6 +44,7 @@ export class BenchContext {
 
   async close(): Promise<void> {
     await Promise.all(this.processes.map((p) => p.stop()));
+    await this.pgbouncer?.stop();
     await this.db?.end().catch(() => undefined);
   }
 
@@ -62,6 +66,24 @@ export class BenchContext {
       const { origin, process } = await startApi('api', productionEnv());
       this.track(process);
       return { origin, process, account, propertyIds };
+    });
+  }
+
+  /**
+   * A second production API reading the same data through a private PgBouncer in transaction mode
+   * (20 server connections, as the API's own pool) with DATABASE_POOLER=transaction (S2P).
+   */
+  pooledReadApi(): Promise<{ origin: string }> {
+    return this.once('pooledReadApi', async () => {
+      await this.readApi(); // its seed
+      const executable = execFileSync('sh', ['-c', 'command -v pgbouncer || echo /usr/sbin/pgbouncer'], { encoding: 'utf8' }).trim();
+      this.pgbouncer = await startPgBouncer(executable, BENCH_DATABASE_URL);
+      const { origin, process } = await startApi(
+        'pooled-api',
+        productionEnv({ DATABASE_URL: this.pgbouncer.url, DATABASE_POOLER: 'transaction' }),
+      );
+      this.track(process);
+      return { origin };
     });
   }
 

@@ -20,6 +20,8 @@ export function productionEnv(overrides: Env = {}): Env {
     PATH: process.env.PATH ?? '',
     NODE_ENV: 'production',
     DATABASE_URL: BENCH_DATABASE_URL,
+    // Straight to PostgreSQL: named prepared statements (S2P measures the transaction-pooler setting).
+    DATABASE_POOLER: 'none',
     REDIS_URL: BENCH_REDIS_URL,
     REDIS_PREFIX: BENCH_REDIS_PREFIX,
     LOG_LEVEL: 'silent',

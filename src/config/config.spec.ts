@@ -29,6 +29,8 @@ describe('loadConfig', () => {
       version: packageVersion,
       port: 3000,
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/property_ops',
+      databasePooler: 'transaction',
+      databaseConnectTimeoutMs: 10000,
       redisUrl: 'redis://127.0.0.1:6379',
       redisPrefix: 'pop',
       errorsBaseUrl: 'https://errors.property-ops.example/problems',
@@ -83,7 +85,13 @@ describe('loadConfig', () => {
     });
   });
 
+  it.each(['transaction', 'session', 'none'] as const)('reads DATABASE_POOLER=%s', (pooler) => {
+    expect(loadConfig({ DATABASE_POOLER: pooler }).databasePooler).toBe(pooler);
+  });
+
   it.each([
+    ['DATABASE_CONNECT_TIMEOUT_MS', '0'],
+    ['DATABASE_CONNECT_TIMEOUT_MS', '5s'],
     ['PORT', 'abc'],
     ['PORT', '0'],
     ['PORT', '65536'],
@@ -92,6 +100,9 @@ describe('loadConfig', () => {
     ['NODE_ENV', 'staging'],
     ['DATABASE_URL', 'mysql://localhost/ops'],
     ['DATABASE_URL', 'not a url'],
+    ['DATABASE_POOLER', 'pgbouncer'],
+    ['DATABASE_POOLER', 'Transaction'],
+    ['DATABASE_POOLER', ''],
     ['REDIS_URL', 'http://localhost:6379'],
     ['ERRORS_BASE_URL', 'not a url'],
     ['PUBLIC_BASE_URL', 'localhost:3000'],

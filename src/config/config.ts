@@ -14,6 +14,18 @@ export interface AppConfig {
   version: string;
   port: number;
   databaseUrl: string;
+  /**
+   * What stands between us and PostgreSQL: `transaction` (a pooler that hands each transaction any
+   * server connection, e.g. PgBouncer's transaction mode) keeps no state on a connection past its
+   * transaction; `session` (a pooler that gives each client one server connection) and `none` (a
+   * direct connection) let the hot reads use named prepared statements. See docs/operations.md.
+   */
+  databasePooler: DatabasePooler;
+  /**
+   * Longest wait for a database connection (a new one, or a free one of the pool); past it the request
+   * answers 503. Bounds how long requests hang when the server is unreachable rather than refusing.
+   */
+  databaseConnectTimeoutMs: number;
   redisUrl: string;
   /** Prefix of every Redis key the app owns (queues, rate limits); lets test runs share one Redis. */
   redisPrefix: string;
@@ -91,7 +103,13 @@ export interface AppConfig {
   };
 }
 
+export const DATABASE_POOLERS = ['transaction', 'session', 'none'] as const;
+export type DatabasePooler = (typeof DATABASE_POOLERS)[number];
+
 export class ConfigError extends Error {}
+
+/** DATABASE_CONNECT_TIMEOUT_MS unless set (also for the migration runner, which has no full config). */
+export const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 10_000;
 
 const positiveInt = makeValidator<number>((input) => {
   const value = Number(input);
@@ -192,6 +210,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       NODE_ENV: str({ choices: ['development', 'test', 'production'], default: 'development' }),
       PORT: port({ default: 3000 }),
       DATABASE_URL: postgresUrl({ default: 'postgres://postgres@127.0.0.1:5432/property_ops' }),
+      // The safe default: works behind any pooler as well as direct; `none` is the faster direct setting.
+      DATABASE_POOLER: str({ choices: DATABASE_POOLERS, default: 'transaction' }),
+      DATABASE_CONNECT_TIMEOUT_MS: positiveInt({ default: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS }),
       REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
       REDIS_PREFIX: nonEmptyStr({ default: 'pop' }),
       ERRORS_BASE_URL: httpUrl({ default: 'https://errors.property-ops.example/problems' }),
@@ -283,6 +304,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     version: packageVersion,
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
+    databasePooler: e.DATABASE_POOLER,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     errorsBaseUrl: e.ERRORS_BASE_URL.replace(/\/+$/, ''),

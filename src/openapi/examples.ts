@@ -1,114 +1,18 @@
-/**
- * Example values of the OpenAPI document. The ids below are placeholders: the contract test
- * (test/e2e/openapi-contract.e2e-spec.ts) creates the resources from the create examples, then
- * replaces each placeholder id (and the two example URLs) with the real one before sending the
- * other examples, so every documented example request is one that works.
- */
-const ids = {
-  propertyId: 'prop_01JDZK4M8Y8Q5X7W2N3B4C5D6E',
-  pictureId: 'pic_01JDZK5A1B2C3D4E5F6G7H8J9K',
-  checklistId: 'chk_01JDZK5T4V7W8X9Y0Z1A2B3C4D',
-  bookingId: 'bk_01JDZK6B2C3D4E5F6G7H8J9K0M',
-  reminderId: 'rem_01JDZK6R3S4T5V6W7X8Y9Z0A1B',
-  jobRequestId: 'job_01JDZK7C4D5E6F7G8H9J0K1M2N',
-  commentId: 'cmt_01JDZK7M5N6P7Q8R9S0T1V2W3X',
-  webhookId: 'sub_01JDZK8D6E7F8G9H0J1K2M3N4P',
-  calendarFeedId: 'cal_01JDZKAF9G0H1J2K3M4N5P6Q7R',
-  deliveryId: 'whd_01JDZK8W7X8Y9Z0A1B2C3D4E5F',
-  replayId: 'rpl_01JDZKA1B2C3D4E5F6G7H8J9K0',
-  eventId: 'evt_01JDZK9E8F9G0H1J2K3M4N5P6Q',
-  taskGroupId: 'tgrp_01JDZK5V4W5X6Y7Z8A9B0C1D2E',
-  taskId: 'task_01JDZK5W5X6Y7Z8A9B0C1D2E3F',
-  accountId: 'acct_01JDZK3A1B2C3D4E5F6G7H8J9K',
-  legacyBatchId: 'lbat_01JDZKA1B2C3D4E5F6G7H8J9K0',
-};
+import { EXAMPLE_IDS } from '../platform/openapi/examples';
 
+/** Example values of the read shapes (responses and webhook payloads) and of the problem documents. */
 const base = 'https://api.property-ops.example';
 const at = '2030-06-20T09:30:00.000Z';
-
-export const EXAMPLE = {
-  ...ids,
-  pictureSourceUrl: 'https://images.example.com/villa-azur/living-room.jpg',
-  webhookUrl: 'https://hooks.example.com/property-ops',
-  legacyWebhookUrl: 'https://hooks.example.com/property-ops-legacy',
-  calendarFeedUrl: 'https://www.airbnb.com/calendar/ical/41872215.ics?s=5f0d2c3b9a8e7f6d',
-
-  propertyBody: {
-    sourceId: 'villa-azur-17',
-    name: 'Villa Azur',
-    countryCode: 'FR',
-    timeZone: 'Europe/Paris',
-    location: { latitude: 43.5528, longitude: 7.0174 },
-    beds: 4,
-    bedrooms: 3,
-    bathrooms: 2,
-    type: 'villa',
-    tags: ['sea-view'],
-    bedDetails: [{ bedType: 'king', twinable: false, displayLabel: 'Master bedroom', quantity: 1 }],
-    details: { access: 'Key box left of the gate', wifiName: 'Azur', wifiPassword: 'sunny-days' },
-  },
-  checklistBody: {
-    title: 'Turnover clean',
-    propertyId: ids.propertyId,
-    description: 'After every stay',
-    taskGroups: [
-      {
-        title: 'Kitchen',
-        verificationRequired: true,
-        tasks: [{ label: 'Empty the dishwasher', sourceTaskId: 'kit-1' }, { label: 'Wipe the counters' }],
-      },
-    ],
-  },
-  bookingBody: {
-    sourceBookingId: 'airbnb-HM4K2Q',
-    propertyId: ids.propertyId,
-    startDate: '2030-07-10T15:00:00Z',
-    endDate: '2030-07-15T10:00:00Z',
-    numberOfGuests: 2,
-    guestDetails: [{ sourceId: 'guest-1', firstName: 'Ana', lastName: 'Lima' }],
-    title: 'Summer stay',
-  },
-  reminderBody: {
-    title: 'Check the pool pump',
-    date: '2030-07-15T11:00:00Z',
-    propertyId: ids.propertyId,
-    actionable: true,
-    checklists: [{ checklistId: ids.checklistId }],
-  },
-  jobBody: {
-    serviceProviders: [{ email: 'cleaner@example.com' }],
-    time: { type: 'fixed', startTime: '2030-07-15T11:00:00Z', durationInHours: 3 },
-    property: { propertyId: ids.propertyId, parking: 'Use spot 4' },
-    checklists: [{ checklistId: ids.checklistId }],
-    offeredPrice: 80,
-    offeredPriceCurrency: 'EUR',
-    message: 'Turnover after the summer stay',
-    sourceBookingId: 'airbnb-HM4K2Q',
-  },
-};
-
-/** POST /legacy/batch's example: two records, each the legacy form of a Platform call. */
-export const EXAMPLE_LEGACY_BATCH: { records: Array<Record<string, unknown>> } = { records: [] };
-EXAMPLE_LEGACY_BATCH.records.push(
-  {
-    clientRequestId: 'rename-villa',
-    entity: 'property',
-    action: 'update',
-    entityId: ids.propertyId,
-    changes: { name: 'Villa Azur (sea view)' },
-  },
-  { clientRequestId: 'new-reminder', entity: 'reminder', action: 'create', data: EXAMPLE.reminderBody },
-);
 
 /** One example per read shape (responses and webhook payloads). */
 export const SHAPE_EXAMPLES: Record<string, unknown> = {
   Health: { status: 'ok', version: '1.0.0', checks: { database: 'up', redis: 'up' } },
   Property: {
-    propertyId: ids.propertyId,
+    propertyId: EXAMPLE_IDS.propertyId,
     sourceId: 'villa-azur-17',
     name: 'Villa Azur',
     note: null,
-    pictureUrls: [`${base}/v1/propertyPictures/${ids.pictureId}/content`],
+    pictureUrls: [`${base}/v1/propertyPictures/${EXAMPLE_IDS.pictureId}/content`],
     tags: ['sea-view'],
     location: { latitude: 43.5528, longitude: 7.0174 },
     timeZone: 'Europe/Paris',
@@ -124,39 +28,39 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     updatedAt: at,
   },
   PropertyPicture: {
-    pictureId: ids.pictureId,
-    propertyId: ids.propertyId,
+    pictureId: EXAMPLE_IDS.pictureId,
+    propertyId: EXAMPLE_IDS.propertyId,
     sourceId: 'living-room-1',
     sourceUrl: 'https://images.example.com/villa-azur/living-room.jpg',
-    url: `${base}/v1/propertyPictures/${ids.pictureId}/content`,
+    url: `${base}/v1/propertyPictures/${EXAMPLE_IDS.pictureId}/content`,
     contentType: 'image/jpeg',
     byteSize: 184233,
     createdAt: at,
   },
   Checklist: {
-    checklistId: ids.checklistId,
-    propertyId: ids.propertyId,
+    checklistId: EXAMPLE_IDS.checklistId,
+    propertyId: EXAMPLE_IDS.propertyId,
     title: 'Turnover clean',
     description: 'After every stay',
     disabled: false,
     disabledAt: null,
     taskGroups: [
       {
-        taskGroupId: ids.taskGroupId,
+        taskGroupId: EXAMPLE_IDS.taskGroupId,
         title: 'Kitchen',
         sourceTaskGroupId: null,
         verificationRequired: true,
         sourcePictureUrl: null,
-        tasks: [{ label: 'Empty the dishwasher', sourceTaskId: 'kit-1', taskId: ids.taskId }],
+        tasks: [{ label: 'Empty the dishwasher', sourceTaskId: 'kit-1', taskId: EXAMPLE_IDS.taskId }],
       },
     ],
     createdAt: at,
     updatedAt: at,
   },
   Booking: {
-    bookingId: ids.bookingId,
+    bookingId: EXAMPLE_IDS.bookingId,
     sourceBookingId: 'airbnb-HM4K2Q',
-    propertyId: ids.propertyId,
+    propertyId: EXAMPLE_IDS.propertyId,
     status: 1,
     startDate: '2030-07-10T15:00:00.000Z',
     endDate: '2030-07-15T10:00:00.000Z',
@@ -169,14 +73,14 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     updatedAt: at,
   },
   Reminder: {
-    reminderId: ids.reminderId,
-    propertyId: ids.propertyId,
+    reminderId: EXAMPLE_IDS.reminderId,
+    propertyId: EXAMPLE_IDS.propertyId,
     title: 'Check the pool pump',
     date: '2030-07-15T11:00:00.000Z',
     sourceBookingId: null,
     sourceId: null,
     actionable: true,
-    checklists: [{ checklistId: ids.checklistId }],
+    checklists: [{ checklistId: EXAMPLE_IDS.checklistId }],
     jobRequestSettings: null,
     automatic: false,
     firedAt: null,
@@ -184,7 +88,7 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     updatedAt: at,
   },
   JobRequest: {
-    jobRequestId: ids.jobRequestId,
+    jobRequestId: EXAMPLE_IDS.jobRequestId,
     status: 1,
     jobType: 'fixed',
     title: 'Villa Azur',
@@ -194,16 +98,16 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     scheduledEndTime: '2030-07-15T14:00:00.000Z',
     actualStartTime: null,
     actualEndTime: null,
-    hostId: ids.accountId,
-    propertyId: ids.propertyId,
+    hostId: EXAMPLE_IDS.accountId,
+    propertyId: EXAMPLE_IDS.propertyId,
     propertyTitle: 'Villa Azur',
     address: { street: null, apt: null, city: null, state: null, zip: null, country: 'FR', AddressArray: [] },
     location: [7.0174, 43.5528],
-    checklists: [ids.checklistId],
+    checklists: [EXAMPLE_IDS.checklistId],
     cleanerId: null,
     cleanerEmail: null,
     cleanerName: null,
-    partnerBookingId: ids.bookingId,
+    partnerBookingId: EXAMPLE_IDS.bookingId,
     offeredPrice: 80,
     offeredPriceCurrency: 'EUR',
     verification: {
@@ -214,10 +118,10 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
       problemCount: 0,
     },
   },
-  PaymentStatus: { jobRequestId: ids.jobRequestId, status: 'successful', description: 'Paid by bank transfer', updatedAt: at },
+  PaymentStatus: { jobRequestId: EXAMPLE_IDS.jobRequestId, status: 'successful', description: 'Paid by bank transfer', updatedAt: at },
   Comment: {
-    commentId: ids.commentId,
-    jobRequestId: ids.jobRequestId,
+    commentId: EXAMPLE_IDS.commentId,
+    jobRequestId: EXAMPLE_IDS.jobRequestId,
     authorKind: 'host',
     authorEmail: null,
     message: 'The key box code changed to 4821.',
@@ -227,7 +131,7 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     updatedAt: at,
   },
   WebhookSubscription: {
-    id: ids.webhookId,
+    id: EXAMPLE_IDS.webhookId,
     url: 'https://hooks.example.com/property-ops',
     eventFilters: ['property.*', 'jobRequest.*'],
     enabled: true,
@@ -235,7 +139,7 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     createdAt: at,
   },
   CreatedWebhookSubscription: {
-    id: ids.webhookId,
+    id: EXAMPLE_IDS.webhookId,
     url: 'https://hooks.example.com/property-ops',
     eventFilters: ['property.*', 'jobRequest.*'],
     enabled: true,
@@ -244,14 +148,14 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     signingSecret: 'Zk9yTWF0VGhlU2lnbmluZ1NlY3JldE9mVGhpc0hvb2s',
   },
   RotatedSecret: {
-    id: ids.webhookId,
+    id: EXAMPLE_IDS.webhookId,
     signingSecret: 'TmV3U2VjcmV0Rm9yVGhlU2FtZVN1YnNjcmlwdGlvbjE',
     previousSecretExpiresAt: '2030-06-21T09:30:00.000Z',
   },
-  TestDelivery: { deliveryId: ids.deliveryId, status: 'pending' },
+  TestDelivery: { deliveryId: EXAMPLE_IDS.deliveryId, status: 'pending' },
   WebhookDelivery: {
-    id: ids.deliveryId,
-    eventId: ids.eventId,
+    id: EXAMPLE_IDS.deliveryId,
+    eventId: EXAMPLE_IDS.eventId,
     eventName: 'property.create',
     status: 'delivered',
     test: false,
@@ -274,9 +178,9 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
       },
     ],
   },
-  LegacyBatchAccepted: { batchId: ids.legacyBatchId, accepted: 2 },
+  LegacyBatchAccepted: { batchId: EXAMPLE_IDS.legacyBatchId, accepted: 2 },
   LegacyBatch: {
-    batchId: ids.legacyBatchId,
+    batchId: EXAMPLE_IDS.legacyBatchId,
     status: 'completed',
     accepted: 2,
     processed: 2,
@@ -288,7 +192,7 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
         entity: 'property',
         action: 'update',
         status: 'succeeded',
-        entityId: ids.propertyId,
+        entityId: EXAMPLE_IDS.propertyId,
         processedAt: at,
       },
       {
@@ -311,8 +215,8 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     errors: [{ pointer: '#/date', detail: 'date is required' }],
   },
   CalendarFeed: {
-    id: ids.calendarFeedId,
-    propertyId: ids.propertyId,
+    id: EXAMPLE_IDS.calendarFeedId,
+    propertyId: EXAMPLE_IDS.propertyId,
     url: 'https://www.airbnb.com/calendar/ical/41872215.ics?s=5f0d2c3b9a8e7f6d',
     label: 'Airbnb',
     checkInTime: '16:00',
@@ -331,14 +235,14 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     updatedAt: at,
   },
   WebhookDisabled: {
-    subscriptionId: ids.webhookId,
+    subscriptionId: EXAMPLE_IDS.webhookId,
     url: 'https://hooks.example.com/pop',
     reason: 'gone',
     disabledAt: at,
     lastFailures: [
       {
-        deliveryId: ids.deliveryId,
-        eventId: ids.eventId,
+        deliveryId: EXAMPLE_IDS.deliveryId,
+        eventId: EXAMPLE_IDS.eventId,
         eventName: 'property.create',
         at,
         responseCode: 410,
@@ -348,16 +252,16 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     ],
   },
   WebhookRecovered: {
-    subscriptionId: ids.webhookId,
+    subscriptionId: EXAMPLE_IDS.webhookId,
     url: 'https://hooks.example.com/pop',
     darkSince: '2030-06-20T08:00:00.000Z',
     recoveredAt: at,
-    deliveryId: ids.deliveryId,
+    deliveryId: EXAMPLE_IDS.deliveryId,
   },
-  RetriedDelivery: { deliveryId: ids.deliveryId, status: 'pending', attempt: 3 },
+  RetriedDelivery: { deliveryId: EXAMPLE_IDS.deliveryId, status: 'pending', attempt: 3 },
   WebhookReplay: {
-    id: ids.replayId,
-    webhookId: ids.webhookId,
+    id: EXAMPLE_IDS.replayId,
+    webhookId: EXAMPLE_IDS.webhookId,
     status: 'running',
     since: '2030-06-19T00:00:00.000Z',
     until: at,
@@ -373,12 +277,12 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
   },
   ReplayDryRun: { dryRun: true, total: 1200 },
   Event: {
-    id: ids.eventId,
+    id: EXAMPLE_IDS.eventId,
     eventName: 'property.create',
     createdAt: at,
     clientRequestId: 'req_7f0c2a4e-2f61-4d89-a8a4-3b1d2b9f5c11',
     apiRequestId: '7f0c2a4e-2f61-4d89-a8a4-3b1d2b9f5c11',
-    targetAccountId: ids.accountId,
+    targetAccountId: EXAMPLE_IDS.accountId,
     // The whole read shape: the feed's Event schema types results by eventName (set below).
     results: [],
   },
@@ -398,7 +302,15 @@ export const PROBLEM_EXAMPLE = (status: number, code: string, detail: string, ex
 SHAPE_EXAMPLES.CompletedJobRequest = {
   ...(SHAPE_EXAMPLES.JobRequest as object),
   status: 7,
-  tasks: [{ taskId: ids.taskId, checklistId: ids.checklistId, label: 'Empty the dishwasher', sourceTaskId: 'kit-1', completed: true }],
+  tasks: [
+    {
+      taskId: EXAMPLE_IDS.taskId,
+      checklistId: EXAMPLE_IDS.checklistId,
+      label: 'Empty the dishwasher',
+      sourceTaskId: 'kit-1',
+      completed: true,
+    },
+  ],
 };
 
 SHAPE_EXAMPLES.WebhookReplayStarted = SHAPE_EXAMPLES.WebhookReplay;

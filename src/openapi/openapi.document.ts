@@ -1,13 +1,14 @@
 import { Inject, Injectable, INestApplication } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { DEPRECATION_HEADERS, HEADERS, LIMIT_HEADERS, PARAMETERS, PROBLEM_RESPONSES, REPLAYED_HEADER, ID_HEADER } from './components';
 import { dtoSchemas, JsonSchema, queryParameters } from './dto-schemas';
+import type { ReadShape } from '../platform/openapi/read-shape';
+import type { ResponseDoc, RouteDocOptions } from '../platform/openapi/route-doc';
 import { SHAPE_EXAMPLES } from './examples';
-import { OperationDoc, OPERATIONS, ResponseDoc } from './operations';
-import { READ_SHAPES } from './read-shapes';
+import { pageName, readShapeSchemas } from './read-shapes';
 import { operationIdOf, RouteFacts, routeFacts } from './route-facts';
 import { eventFeedSchemas, webhooksSection } from './webhooks';
 
@@ -30,16 +31,19 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Comments: "A job's chat.",
   Webhooks: 'Signed webhook subscriptions, test deliveries and the delivery log.',
   Events: 'The event feed: the backfill source for webhooks.',
+  WebhookReplays: 'Replays of a window of the event log to a subscription, and their progress (extension).',
+  CalendarFeeds: "Listings' iCal links the worker syncs into a property's bookings (extension).",
   Legacy: 'The deprecated legacy batched API and its unsigned webhook: legacy keys only, shut down at the sunset (docs/legacy.md).',
 };
 
 /**
  * The OpenAPI 3.1 document, built once on first use: @nestjs/swagger reads the routes, path
- * parameters, body DTOs and success statuses from the controllers; the request schemas come from the
- * DTOs' class-validator rules (dto-schemas.ts); route facts the code declares (@Public, @Idempotent,
- * @MultipartFile, the @Query DTO) are read from handler metadata; the rest (read shapes, problems,
- * headers, examples, webhooks) from this folder. A route without an entry in operations.ts is
- * marked `x-undocumented` (the documentation test fails on it).
+ * parameters, body DTOs, success statuses, summaries and descriptions (@RouteDoc's ApiOperation)
+ * from the controllers; the request schemas come from the DTOs' class-validator rules
+ * (dto-schemas.ts); route facts the code declares (@Public, @Idempotent, @MultipartFile, the @Query
+ * DTO, @RouteDoc's response, problems and example) are read from handler metadata; the read shapes
+ * from the modules' `*.response.ts` (read-shapes.ts lists them); problems, headers and webhooks from
+ * this folder. A route without @RouteDoc is marked `x-undocumented` (the documentation test fails on it).
  */
 @Injectable()
 export class OpenApiDocument {
@@ -65,6 +69,15 @@ export class OpenApiDocument {
   }
 }
 
+/**
+ * The document of an app, read from its controllers only: works on an app created in preview mode
+ * (no provider started, no database), as scripts/openapi-document.js builds it for the linters.
+ */
+export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
+  const discovery = new DiscoveryService(app.get(ModulesContainer));
+  return buildDocument(app, config, routeFacts(discovery, new MetadataScanner()));
+}
+
 function buildDocument(app: INestApplication, config: AppConfig, facts: Map<string, RouteFacts>): OpenAPIObject {
   const base = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
@@ -82,39 +95,76 @@ function buildDocument(app: INestApplication, config: AppConfig, facts: Map<stri
   const dtoClasses = [...facts.values()].flatMap((f) => [f.query, f.body]).filter((dto): dto is new () => object => !!dto);
   const dtos = dtoSchemas(dtoClasses);
   const tags = new Set<string>();
-  for (const [path, item] of Object.entries(document.paths)) {
+  const routeShapes = new Set<ReadShape>();
+  const pagedShapes = new Set<ReadShape>();
+  for (const item of Object.values(document.paths)) {
     for (const method of METHODS) {
       const operation = item[method] as Operation | undefined;
       if (!operation) continue;
-      const key = `${method.toUpperCase()} ${path}`;
       const fact = facts.get(operation.operationId) ?? { isPublic: false, idempotent: false };
-      describeOperation(operation, OPERATIONS[key], fact, dtos);
+      describeOperation(operation, fact, dtos);
+      const response = fact.doc?.response;
+      if (response && 'shape' in response) (response.page ? pagedShapes : routeShapes).add(response.shape);
       for (const tag of (operation.tags as string[] | undefined) ?? []) tags.add(tag);
     }
   }
 
+  const webhooks = webhooksSection();
+  const schemas = { ...readShapeSchemas(routeShapes, pagedShapes), ...eventFeedSchemas(), ...dtos };
+  const responses = Object.fromEntries(Object.values(PROBLEM_RESPONSES).map(({ name, response }) => [name, response]));
   return {
     ...document,
     tags: [...tags].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
-    webhooks: webhooksSection(),
+    webhooks: describeWebhooks(webhooks),
     components: {
       ...document.components,
-      schemas: { ...READ_SHAPES, ...eventFeedSchemas(), ...dtos } as never,
-      responses: Object.fromEntries(Object.values(PROBLEM_RESPONSES).map(({ name, response }) => [name, response])) as never,
+      // Only what the document uses: a DTO that is a base class, a query (published as parameters) or a
+      // test helper's body is no part of the API.
+      schemas: usedSchemas(schemas, [document.paths, webhooks, responses]) as never,
+      responses: responses as never,
       headers: HEADERS as never,
       parameters: PARAMETERS as never,
     },
   } as OpenAPIObject;
 }
 
-function describeOperation(operation: Operation, doc: OperationDoc | undefined, fact: RouteFacts, dtos: Record<string, JsonSchema>): void {
+/** The schemas reachable by $ref from `roots`, in their declared order. */
+function usedSchemas(schemas: Record<string, JsonSchema>, roots: unknown[]): Record<string, JsonSchema> {
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== 'object') return;
+    for (const [key, child] of Object.entries(value)) {
+      const match = key === '$ref' && typeof child === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(child) : null;
+      if (match && !used.has(match[1])) {
+        used.add(match[1]);
+        visit(schemas[match[1]]);
+      } else visit(child);
+    }
+  };
+  roots.forEach(visit);
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
+}
+
+/** Webhook deliveries are signed, not authenticated by a key (security: []), and get an operationId each. */
+function describeWebhooks(webhooks: Record<string, object>): Record<string, object> {
+  return Object.fromEntries(
+    Object.entries(webhooks).map(([eventName, item]) => {
+      const post = (item as { post?: Record<string, unknown> }).post;
+      if (!post) return [eventName, item];
+      const operationId = `webhook_${eventName.replace(/[^A-Za-z0-9]+/g, '_')}`;
+      return [eventName, { ...item, post: { operationId, security: [], ...post } }];
+    }),
+  );
+}
+
+function describeOperation(operation: Operation, fact: RouteFacts, dtos: Record<string, JsonSchema>): void {
   const successStatus = Object.keys(operation.responses).find((status) => status.startsWith('2')) ?? '200';
+  const doc: RouteDocOptions | undefined = fact.doc;
   if (!doc) {
     operation['x-undocumented'] = true;
     return;
   }
-  operation.summary = doc.summary;
-  if (doc.description) operation.description = doc.description;
   operation.security = fact.isPublic ? [] : [{ apiKey: [] }];
   const legacy = operation.operationId.startsWith('LegacyController_');
   if (legacy) operation.deprecated = true;
@@ -159,14 +209,27 @@ function requestBody(fact: RouteFacts, dtos: Record<string, JsonSchema>, example
     const field = fact.multipartFile;
     const properties = { ...(schema.properties as object) } as Record<string, JsonSchema>;
     delete properties[field];
-    content['application/json'] = { schema: { ...schema, properties }, ...(example === undefined ? {} : { example }) };
+    // The file or one of fileOr: a JSON body has no file, so it needs one of those (not null).
+    const texts = fact.doc?.fileOr ?? [];
+    const jsonProperties = { ...properties };
+    for (const name of texts) jsonProperties[name] = notNull(jsonProperties[name]);
+    content['application/json'] = {
+      schema: { ...schema, properties: jsonProperties, ...oneOfRequired(texts, (schema.required as string[] | undefined) ?? []) },
+      ...(example === undefined ? {} : { example }),
+    };
     content['multipart/form-data'] = {
       schema: {
         ...schema,
         properties: {
           ...properties,
-          [field]: { type: 'string', contentMediaType: 'image/*', description: 'the image (JPEG, PNG, GIF or WebP, checked by its bytes)' },
+          [field]: {
+            type: 'string',
+            format: 'binary',
+            contentMediaType: 'image/*',
+            description: 'the image (JPEG, PNG, GIF or WebP, checked by its bytes)',
+          },
         },
+        ...(texts.length ? { anyOf: [...texts, field].map((name) => ({ required: [name] })) } : {}),
       },
       encoding: { [field]: { contentType: 'image/jpeg, image/png, image/gif, image/webp' } },
     };
@@ -174,6 +237,19 @@ function requestBody(fact: RouteFacts, dtos: Record<string, JsonSchema>, example
     content['application/json'] = { schema: { $ref: `#/components/schemas/${name}` }, ...(example === undefined ? {} : { example }) };
   }
   return { required: true, content };
+}
+
+/** The schema keywords for "at least one of these fields". */
+function oneOfRequired(names: string[], required: string[]): JsonSchema {
+  if (names.length === 0) return {};
+  if (names.length === 1) return { required: [...required, names[0]] };
+  return { anyOf: names.map((name) => ({ required: [name] })) };
+}
+
+function notNull(schema: JsonSchema | undefined): JsonSchema {
+  if (!schema || !Array.isArray(schema.type)) return schema ?? {};
+  const types = (schema.type as string[]).filter((type) => type !== 'null');
+  return { ...schema, type: types.length === 1 ? types[0] : types };
 }
 
 function successResponse(response: ResponseDoc, headers: object): object {
@@ -186,14 +262,14 @@ function successResponse(response: ResponseDoc, headers: object): object {
     };
   if ('json' in response)
     return { description: response.description, headers, content: { 'application/json': { schema: { type: 'object' } } } };
-  const example = SHAPE_EXAMPLES[response.schema];
+  const example = SHAPE_EXAMPLES[response.shape.name];
   if (response.page) {
     return {
       description: response.description,
       headers,
       content: {
         'application/json': {
-          schema: { $ref: `#/components/schemas/${response.schema}Page` },
+          schema: { $ref: `#/components/schemas/${pageName(response.shape)}` },
           ...(example ? { example: { data: [example], nextCursor: null, hasMore: false } } : {}),
         },
       },
@@ -202,6 +278,6 @@ function successResponse(response: ResponseDoc, headers: object): object {
   return {
     description: response.description,
     headers,
-    content: { 'application/json': { schema: { $ref: `#/components/schemas/${response.schema}` }, ...(example ? { example } : {}) } },
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${response.shape.name}` }, ...(example ? { example } : {}) } },
   };
 }

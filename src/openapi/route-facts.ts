@@ -3,6 +3,7 @@ import { IdempotencyInterceptor } from '../platform/http/idempotency.interceptor
 import { ACCEPTS_MULTIPART } from '../platform/http/multipart';
 import { INTERCEPTORS_METADATA, ROUTE_ARGS_METADATA, RouteParamtypes } from '../platform/http/route-metadata';
 import { IS_PUBLIC } from '../platform/http/public.decorator';
+import { ROUTE_DOC, RouteDocOptions } from '../platform/openapi/route-doc';
 
 type DtoClass = new () => object;
 
@@ -14,6 +15,8 @@ export interface RouteFacts {
   idempotent: boolean;
   /** The multipart file part's name, for routes marked @MultipartFile(name). */
   multipartFile?: string;
+  /** The handler's @RouteDoc: its response, problems and example. */
+  doc?: RouteDocOptions;
 }
 
 export const operationIdOf = (controllerKey: string, methodKey: string) => `${controllerKey}_${methodKey}`;
@@ -40,6 +43,7 @@ export function routeFacts(discovery: DiscoveryService, scanner: MetadataScanner
         isPublic: Reflect.getMetadata(IS_PUBLIC, handler) === true || Reflect.getMetadata(IS_PUBLIC, controller) === true,
         idempotent: interceptors.includes(IdempotencyInterceptor),
         multipartFile: typeof multipart === 'string' ? multipart : undefined,
+        doc: Reflect.getMetadata(ROUTE_DOC, handler) as RouteDocOptions | undefined,
       });
     }
   }

@@ -1,6 +1,7 @@
 import { SHAPE_EXAMPLES } from './examples';
 import { EVENT_CATALOGUE, EVENT_NAMES, EventName, EventPayloads } from '../modules/events/event-catalogue';
 import type { JsonSchema } from './dto-schemas';
+import { EVENT_SHAPE } from '../modules/events/event.response';
 
 type EventPayloadName = keyof EventPayloads;
 
@@ -24,21 +25,17 @@ const envelopeName = (payload: EventPayloadName) => `${payload}Event`;
 export function eventFeedSchemas(): Record<string, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {};
   const mapping: Record<string, string> = {};
+  // The envelope's fields as EventResponse declares them; eventName and results narrowed per payload.
+  const envelope = (EVENT_SHAPE.schema as { properties: Record<string, JsonSchema> }).properties;
   for (const [payload, names] of byPayload()) {
     schemas[envelopeName(payload)] = {
-      type: 'object',
+      ...EVENT_SHAPE.schema,
       description: `An event of the feed whose results are ${payload} (${names.join(', ')}): the envelope of spec 6.1 without notifiedAt (stamped per webhook attempt).`,
-      required: ['id', 'eventName', 'createdAt', 'clientRequestId', 'apiRequestId', 'targetAccountId', 'results'],
       properties: {
-        id: { type: 'string', pattern: '^evt_', examples: ['evt_01JDZK4M8Y8Q5X7W2N3B4C5D6E'] },
+        ...envelope,
         eventName: { enum: names },
-        createdAt: { type: 'string', format: 'date-time' },
-        clientRequestId: { type: 'string', description: "the originating request's Idempotency-Key, else req_<x-request-id>" },
-        apiRequestId: { type: 'string', description: "the originating request's x-request-id" },
-        targetAccountId: { type: 'string' },
         results: { type: 'array', items: { $ref: `#/components/schemas/${payload}` } },
       },
-      additionalProperties: false,
     };
     for (const name of names) mapping[name] = `#/components/schemas/${envelopeName(payload)}`;
   }

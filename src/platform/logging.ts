@@ -22,10 +22,15 @@ export function loggerParams(config: AppConfig, processName: 'api' | 'worker' | 
       serializers: {
         req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
         res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+        // pino-http gives a 5xx line without an error of its own a made-up one ("failed with status code
+        // 503"): its stack says nothing, and a stack per request is what an outage must not log. The
+        // real error of a 500 is logged by the problem filter.
+        err: () => undefined,
       },
       customSuccessMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
       customErrorMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      // A 503 is a dependency's outage (logged once as such), not a failure of ours.
+      customLogLevel: (_req, res, error) => (res.statusCode === 503 ? 'warn' : error || res.statusCode >= 500 ? 'error' : 'info'),
       redact: { paths: ['req.headers', 'headers["x-api-key"]', '*.signingSecret', '*.apiKey'], remove: true },
       quietReqLogger: true,
     },

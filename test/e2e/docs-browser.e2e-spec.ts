@@ -1,12 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, chromium } from 'playwright-core';
 import { startApp, TestApp } from '../support/app';
+import { CHROMIUM_ARGS, testPrerequisites } from '../support/prerequisites';
 
-/** Debian's chromium (.ci/run installs it); this machine has no internet, so nothing may phone home. */
-const CHROMIUM = '/usr/bin/chromium';
 /**
  * Each run saves its screenshot beside the committed one, under a git-ignored name, so runs leave the
  * tree clean; copy it over `api-reference.png` when the reference changes visibly.
@@ -19,23 +18,15 @@ describe('API reference at /docs in a real browser', () => {
   let browser: BrowserContext;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
+    // The headless Chromium the test command obtained (scripts/test-prerequisites.js).
+    const { chromium: executablePath } = testPrerequisites();
     t = await startApp();
     profile = mkdtempSync(join(tmpdir(), 'pop-docs-chromium-'));
     browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
+      executablePath,
       headless: true,
       viewport: { width: 1280, height: 900 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: CHROMIUM_ARGS,
     });
   }, 60_000);
 

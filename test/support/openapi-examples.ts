@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { AccountsService } from '../../src/modules/auth/accounts.service';
-import { EXAMPLE } from '../../src/openapi/examples';
+import { EXAMPLE } from '../../src/platform/openapi/examples';
 import { createAccount, TestAccount, TestApp } from './app';
 import { TINY_JPEG } from './images';
 import { startReceiver } from './webhook-receiver';
@@ -77,9 +77,12 @@ export function documentedOperations(doc: OpenAPIObject): Op[] {
       if (spec) all.push({ key: `${method.toUpperCase()} ${path}`, method, path, spec });
     }
   }
-  const rank = (op: Op) =>
-    FIRST.includes(op.key) ? FIRST.indexOf(op.key) - 1000 : LAST.includes(op.key) ? LAST.indexOf(op.key) + 1000 : 0;
-  return all.sort((a, b) => rank(a) - rank(b));
+  return all.sort((a, b) => exampleRank(a.key) - exampleRank(b.key));
+}
+
+/** Where an operation's example goes: FIRST in its order, then the routes named nowhere, then LAST. */
+export function exampleRank(key: string): number {
+  return FIRST.includes(key) ? FIRST.indexOf(key) - 1000 : LAST.includes(key) ? LAST.indexOf(key) + 1000 : 0;
 }
 
 /** A well-formed id of the same kind (prefix) as `id` that names nothing. */

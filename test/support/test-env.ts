@@ -8,8 +8,13 @@ import { Client } from 'pg';
  */
 export const TEST_RUN_ID = process.env.TEST_RUN_ID ?? `${process.pid}`;
 
+/** The PostgreSQL server the run uses (its `postgres` database); the PgBouncer run points it at its pooler. */
+export function testServerUrl(): string {
+  return process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+}
+
 export function testDatabaseUrl(runId: string): string {
-  const base = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const base = new URL(testServerUrl());
   base.pathname = `/property_ops_test_${runId}`;
   return base.toString();
 }
@@ -50,6 +55,8 @@ export function testEnvironment(runId: string): Record<string, string> {
     NODE_ENV: 'test',
     TEST_RUN_ID: runId,
     DATABASE_URL: testDatabaseUrl(runId),
+    // Direct unless the run goes through a pooler (test/support/global-setup-pgbouncer.ts).
+    DATABASE_POOLER: process.env.TEST_DATABASE_POOLER ?? 'none',
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `pop-test-${runId}`,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',

@@ -1,4 +1,7 @@
+import { arrayOf, dateTime, enumOf, id, int, orNull, ref, shapeOf, str } from '../../platform/openapi/json-schema';
+import { readShape } from '../../platform/openapi/read-shape';
 import { BookingEntity, BookingOtherAttribute } from './booking.entity';
+import { BOOKING_STATUSES } from './booking.rules';
 
 /**
  * The booking read shape (spec 2.4), for responses and booking.* event results alike. guestDetails
@@ -46,3 +49,24 @@ function toOtherAttribute(attribute: BookingOtherAttribute): BookingOtherAttribu
   if (attribute.pictures !== undefined) shape.pictures = attribute.pictures;
   return shape;
 }
+
+export const BOOKING_SHAPE = readShape<BookingResponse>(
+  'Booking',
+  "A booking (spec 2.4); guests' sourceId and sourcePictureUrl are never returned.",
+  {
+    bookingId: id('bk'),
+    sourceBookingId: str,
+    propertyId: id('prop'),
+    status: enumOf(BOOKING_STATUSES, '1 created, 2 dates changed, 3 cancelled'),
+    startDate: dateTime,
+    endDate: dateTime,
+    title: orNull(str),
+    guestDetails: arrayOf(shapeOf<BookingResponse['guestDetails'][number]>('A guest.', { firstName: str, lastName: orNull(str) })),
+    numberOfGuests: int,
+    tags: orNull(arrayOf(str)),
+    // The same attribute shape as the property's (components/schemas/OtherAttribute).
+    otherAttributes: orNull(arrayOf(ref('OtherAttribute'))),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+);

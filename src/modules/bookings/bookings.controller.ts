@@ -7,43 +7,93 @@ import { ChangeBookingDatesDto } from './dto/change-booking-dates.dto';
 import { CreateBookingDto } from './dto/create-booking.dto';
 import { ListBookingsQueryDto } from './dto/list-bookings.dto';
 import { UpdateBookingDto } from './dto/update-booking.dto';
+import { RouteDoc, none, ok, page } from '../../platform/openapi/route-doc';
+import { EXAMPLE } from '../../platform/openapi/examples';
+import { BOOKING_SHAPE } from './booking.response';
 
 @Controller('v1/bookings')
 export class BookingsController {
   constructor(private readonly bookings: BookingsService) {}
 
+  @RouteDoc({
+    summary: 'Create a booking',
+    description:
+      'Triggers the scheduling automation (a turnover reminder at check-out, unless the property disables it). A sourceBookingId already used by the account is a 409 conflict carrying the existing bookingId.',
+    response: ok(BOOKING_SHAPE, 'The created booking (status 1).'),
+    problems: [404, 409, 422],
+    example: { body: EXAMPLE.bookingBody },
+  })
   @Post()
   @Idempotent()
   create(@Ctx() ctx: RequestContext, @Body() dto: CreateBookingDto) {
     return this.bookings.create(ctx, dto);
   }
 
+  @RouteDoc({
+    summary: 'List bookings overlapping a window',
+    description:
+      'Every booking arriving before dateTo and leaving after dateFrom, cancelled ones included unless filtered by status; by startDate.',
+    response: page(BOOKING_SHAPE, 'A page of bookings.'),
+    example: { query: { dateFrom: '2030-07-01T00:00:00Z', dateTo: '2030-08-01T00:00:00Z', propertyId: EXAMPLE.propertyId } },
+  })
   @Get()
   list(@Ctx() ctx: RequestContext, @Query() query: ListBookingsQueryDto) {
     return this.bookings.list(ctx.accountId, query);
   }
 
+  @RouteDoc({
+    summary: 'Get a booking',
+    response: ok(BOOKING_SHAPE, 'The booking.'),
+    problems: [404],
+    example: { params: { bookingId: EXAMPLE.bookingId } },
+  })
   @Get(':bookingId')
   get(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string) {
     return this.bookings.get(ctx.accountId, bookingId);
   }
 
+  @RouteDoc({
+    summary: 'Update a booking',
+    response: ok(BOOKING_SHAPE, 'The updated booking.'),
+    problems: [404, 409],
+    example: { params: { bookingId: EXAMPLE.bookingId }, body: { numberOfGuests: 3, title: 'Family stay' } },
+  })
   @Patch(':bookingId')
   update(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string, @Body() dto: UpdateBookingDto) {
     return this.bookings.update(ctx, bookingId, dto);
   }
 
+  @RouteDoc({
+    summary: "Change a booking's dates",
+    description: 'Status 2; the turnover reminder moves with the check-out.',
+    response: ok(BOOKING_SHAPE, 'The booking with its new dates.'),
+    problems: [404, 409],
+    example: { params: { bookingId: EXAMPLE.bookingId }, body: { startDate: '2030-07-11T15:00:00Z', endDate: '2030-07-16T10:00:00Z' } },
+  })
   @Patch(':bookingId/dates')
   changeDates(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string, @Body() dto: ChangeBookingDatesDto) {
     return this.bookings.changeDates(ctx, bookingId, dto);
   }
 
+  @RouteDoc({
+    summary: 'Cancel a booking',
+    description: 'Status 3; stays in lists unless filtered by status. Its turnover reminder is removed.',
+    response: ok(BOOKING_SHAPE, 'The cancelled booking.'),
+    problems: [404, 409],
+    example: { params: { bookingId: EXAMPLE.bookingId } },
+  })
   @Post(':bookingId/cancel')
   @HttpCode(200)
   cancel(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string) {
     return this.bookings.cancel(ctx, bookingId);
   }
 
+  @RouteDoc({
+    summary: 'Delete a booking',
+    response: none(),
+    problems: [404],
+    example: { params: { bookingId: EXAMPLE.bookingId } },
+  })
   @Delete(':bookingId')
   @HttpCode(204)
   async delete(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string): Promise<void> {

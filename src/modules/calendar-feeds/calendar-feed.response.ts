@@ -1,5 +1,9 @@
 import { CalendarFeedEntity } from './calendar-feed.entity';
 import type { FeedStatus } from './calendar-feed.rules';
+import { bool, dateTime, described, enumOf, everyMember, id, int, orNull, str, uri } from '../../platform/openapi/json-schema';
+import { readShape } from '../../platform/openapi/read-shape';
+
+const HH_MM = '^([01]\\d|2[0-3]):[0-5]\\d$';
 
 /** A feed as every route, calendarFeed.failing and calendarFeed.recovered show it. */
 export interface CalendarFeedResponse {
@@ -51,3 +55,31 @@ export function toCalendarFeedResponse(row: CalendarFeedEntity): CalendarFeedRes
     updatedAt: row.updatedAt.toISOString(),
   };
 }
+
+export const CALENDAR_FEED_SHAPE = readShape<CalendarFeedResponse>(
+  'CalendarFeed',
+  "A calendar feed (issue 14, an extension of the spec): an iCal link the worker syncs into the property's bookings.",
+  {
+    id: id('cal'),
+    propertyId: id('prop'),
+    url: uri,
+    label: orNull(str),
+    checkInTime: { type: 'string', pattern: HH_MM, description: 'date-only stays start at this time, in the property time zone' },
+    checkOutTime: { type: 'string', pattern: HH_MM, description: 'date-only stays end at this time, in the property time zone' },
+    defaultNumberOfGuests: { type: 'integer', minimum: 1, maximum: 50 },
+    skipBlocked: bool,
+    status: enumOf(
+      everyMember<FeedStatus>({ pending: true, ok: true, failing: true }),
+      'pending until the first sync; failing from a failed sync until one succeeds',
+    ),
+    lastSyncedAt: described(orNull(dateTime), 'the last sync that read the calendar (a 304 included)'),
+    lastError: described(orNull(str), 'why the last sync failed, for the host; null after a success'),
+    lastWarning: described(orNull(str), 'events the last successful sync skipped, and why'),
+    skippedEvents: described(int, 'events of the last successful sync that could not be read'),
+    bookingsImported: described(int, 'bookings the feed keeps in sync'),
+    consecutiveFailures: described(int, 'failing syncs in a row; the third emits calendarFeed.failing'),
+    nextSyncAt: dateTime,
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+);

@@ -1,3 +1,5 @@
+import { arrayOf, bool, dateTime, id, orNull, shapeOf, str } from '../../platform/openapi/json-schema';
+import { readShape } from '../../platform/openapi/read-shape';
 import { ChecklistEntity } from './checklist.entity';
 
 export interface TaskResponse {
@@ -50,3 +52,28 @@ export function toChecklistResponse(checklist: ChecklistEntity): ChecklistRespon
     updatedAt: checklist.updatedAt.toISOString(),
   };
 }
+
+export const CHECKLIST_SHAPE = readShape<ChecklistResponse>(
+  'Checklist',
+  'A checklist (spec 2.3) with its server-minted taskGroupId and taskId values.',
+  {
+    checklistId: id('chk'),
+    propertyId: id('prop'),
+    title: str,
+    description: orNull(str),
+    disabled: bool,
+    disabledAt: orNull(dateTime),
+    taskGroups: arrayOf(
+      shapeOf<TaskGroupResponse>('A step of the checklist: tasks, or one illustration picture (create only).', {
+        taskGroupId: id('tgrp'),
+        title: str,
+        sourceTaskGroupId: orNull(str),
+        verificationRequired: bool,
+        sourcePictureUrl: orNull(str),
+        tasks: arrayOf(shapeOf<TaskResponse>('A task.', { label: str, sourceTaskId: orNull(str), taskId: id('task') })),
+      }),
+    ),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+);

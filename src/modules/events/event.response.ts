@@ -1,3 +1,5 @@
+import { dateTime, id, str } from '../../platform/openapi/json-schema';
+import { readShape } from '../../platform/openapi/read-shape';
 import { EventEntity } from './event.entity';
 
 /** The event envelope of spec 6.1 (without notifiedAt, which webhooks stamp per attempt). */
@@ -22,3 +24,17 @@ export function toEventResponse(event: EventEntity): EventResponse {
     results: event.results,
   };
 }
+
+export const EVENT_SHAPE = readShape<EventResponse>(
+  'Event',
+  'An event of the feed: the envelope of spec 6.1 without notifiedAt (stamped per webhook attempt).',
+  {
+    id: id('evt'),
+    eventName: str,
+    createdAt: dateTime,
+    clientRequestId: { type: 'string', description: "the originating request's Idempotency-Key, else req_<x-request-id>" },
+    apiRequestId: { type: 'string', description: "the originating request's x-request-id" },
+    targetAccountId: str,
+    results: { type: 'array', description: 'the changed resources in their read shape (see the webhooks of this document)', items: {} },
+  },
+);

@@ -4,6 +4,8 @@ import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { untilAborted } from '../../platform/async/until-aborted';
 import { Sql } from '../../platform/database/sql';
+import { enumOf, everyMember, shapeOf, str } from '../../platform/openapi/json-schema';
+import { readShape } from '../../platform/openapi/read-shape';
 import { REDIS } from '../../platform/redis/redis.module';
 
 export type DependencyState = 'up' | 'down';
@@ -13,6 +15,21 @@ export interface HealthReport {
   version: string;
   checks: { database: DependencyState; redis: DependencyState };
 }
+
+const DEPENDENCY_STATE = enumOf(everyMember<DependencyState>({ up: true, down: true }));
+
+export const HEALTH_SHAPE = readShape<HealthReport>(
+  'Health',
+  'Service status (503 with status unavailable when PostgreSQL or Redis does not answer).',
+  {
+    status: enumOf(everyMember<HealthReport['status']>({ ok: true, unavailable: true })),
+    version: str,
+    checks: shapeOf<HealthReport['checks']>('Each dependency as the service last saw it.', {
+      database: DEPENDENCY_STATE,
+      redis: DEPENDENCY_STATE,
+    }),
+  },
+);
 
 /** A load balancer polls this; a dependency that has not answered by then counts as down. */
 export const CHECK_TIMEOUT_MS = 1000;

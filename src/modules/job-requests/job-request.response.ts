@@ -1,6 +1,32 @@
 import type { JobRequestEntity, PaymentStatus } from './job-request.entity';
 import type { JobStatus } from './job-status.rules';
-import { locationPair, scheduledEndOf, TaskResult, Verification, verificationOf } from './job-snapshot.rules';
+import {
+  arrayOf,
+  bool,
+  dateTime,
+  described,
+  enumOf,
+  FieldSchemas,
+  id,
+  int,
+  optional,
+  orNull,
+  shapeOf,
+  str,
+} from '../../platform/openapi/json-schema';
+import { readShape } from '../../platform/openapi/read-shape';
+import { PAYMENT_STATUSES } from './host/dto/payment-status.dto';
+import {
+  JOB_TIME_TYPES,
+  locationPair,
+  PROBLEM_STATUSES,
+  ProblemResponse,
+  scheduledEndOf,
+  TaskResult,
+  Verification,
+  verificationOf,
+} from './job-snapshot.rules';
+import { JOB_STATUS_MEANING, JOB_STATUSES } from './job-status.rules';
 
 /** Spec 2.6's address object. The service knows the derived address text and the country, no street-level parts. */
 export interface JobAddress {
@@ -122,3 +148,97 @@ export function toPaymentStatusResponse(job: Pick<JobRequestEntity, 'id' | 'paym
     updatedAt: new Date(job.paymentUpdatedAt as Date).toISOString(),
   } satisfies PaymentStatusResponse;
 }
+
+const JOB_FIELDS: FieldSchemas<JobRequestResponse> = {
+  jobRequestId: id('job'),
+  status: enumOf(JOB_STATUSES, JOB_STATUSES.map((status) => `${status} ${JOB_STATUS_MEANING[status]}`).join(', ')),
+  jobType: enumOf(JOB_TIME_TYPES),
+  title: str,
+  note: orNull(str),
+  createdTime: dateTime,
+  scheduledStartTime: dateTime,
+  scheduledEndTime: orNull(dateTime),
+  actualStartTime: orNull(dateTime),
+  actualEndTime: orNull(dateTime),
+  hostId: str,
+  propertyId: id('prop'),
+  propertyTitle: str,
+  address: shapeOf<JobAddress>('The property address; the service derives one line (AddressArray) and the country.', {
+    street: orNull(str),
+    apt: orNull(str),
+    city: orNull(str),
+    state: orNull(str),
+    zip: orNull(str),
+    country: orNull(str),
+    AddressArray: arrayOf(str),
+  }),
+  location: {
+    type: 'array',
+    description: '[longitude, latitude] of the property',
+    prefixItems: [orNull({ type: 'number' }), orNull({ type: 'number' })],
+    // Spectral's array-items wants items beside a tuple's prefixItems; maxItems already stops a third item.
+    items: orNull({ type: 'number' }),
+    minItems: 2,
+    maxItems: 2,
+  },
+  checklists: described(arrayOf(id('chk')), 'ids of the checklists copied onto the job'),
+  cleanerId: orNull(str),
+  cleanerEmail: orNull(str),
+  cleanerName: orNull(str),
+  partnerBookingId: optional(described(id('bk'), 'the booking the job was created for (sourceBookingId), when linked')),
+  offeredPrice: orNull({ type: 'number', minimum: 0 }),
+  offeredPriceCurrency: orNull(str),
+  verification: shapeOf<Verification>(
+    'Progress of the job (spec 2.6); problems only when the cleaner reported any, distances only when a position was recorded.',
+    {
+      completedTaskCount: int,
+      totalTaskCount: int,
+      verificationPictureCount: int,
+      requiredVerificationPictureCount: int,
+      problemCount: int,
+      problems: optional(
+        arrayOf(
+          shapeOf<ProblemResponse>('A problem the cleaner reported (without its description and photos).', {
+            severity: { type: 'integer', minimum: 0, maximum: 5 },
+            status: enumOf(PROBLEM_STATUSES),
+            step: str,
+            checklist: str,
+            reportedAt: dateTime,
+          }),
+        ),
+      ),
+      startDistanceMeters: optional(int),
+      endDistanceMeters: optional(int),
+    },
+  ),
+};
+
+export const JOB_REQUEST_SHAPE = readShape<JobRequestResponse>(
+  'JobRequest',
+  'A job request (spec 2.6): keyed by jobRequestId; the cleaner fields are null until a cleaner accepts.',
+  JOB_FIELDS,
+);
+
+export const COMPLETED_JOB_REQUEST_SHAPE = readShape<CompletedJobResponse>(
+  'CompletedJobRequest',
+  'A finished job (jobRequest.completed): the job read shape plus every task of the job and whether it was completed.',
+  {
+    ...JOB_FIELDS,
+    tasks: arrayOf(
+      shapeOf<TaskResult>('A task of the job, by taskId.', {
+        taskId: id('task'),
+        checklistId: described(orNull(str), 'null for a one-off task'),
+        label: str,
+        sourceTaskId: orNull(str),
+        completed: bool,
+      }),
+    ),
+  },
+);
+
+export const PAYMENT_STATUS_SHAPE = readShape<PaymentStatusResponse>('PaymentStatus', "A job's payment status.", {
+  jobRequestId: id('job'),
+  status: enumOf(PAYMENT_STATUSES),
+  description: orNull(str),
+  updatedAt: dateTime,
+});

@@ -1,6 +1,8 @@
 import type { FieldIssue } from '../../platform/errors/domain-error';
 import { LegacyBatchRow, LegacyRecordRow, LegacyRecordStatus } from './legacy-batches.repository';
-import { LegacyAction, LegacyEntity } from './legacy.rules';
+import { arrayOf, dateTime, enumOf, everyMember, id, int, optional, orNull, shapeOf, str } from '../../platform/openapi/json-schema';
+import { readShape } from '../../platform/openapi/read-shape';
+import { LEGACY_ACTIONS, LEGACY_ENTITIES, LegacyAction, LegacyEntity, LegacyRecordFailure } from './legacy.rules';
 
 /** POST /legacy/batch: the batch is stored; its records are processed after this answer. */
 export interface LegacyBatchAcceptedResponse {
@@ -61,3 +63,55 @@ function toLegacyRecordResponse(record: LegacyRecordRow): LegacyRecordResponse {
   }
   return shape;
 }
+
+const FIELD_ISSUE = shapeOf<FieldIssue>('One failing field.', { pointer: str, detail: str });
+const ACCEPTED = { type: 'integer', minimum: 1, maximum: 20 };
+
+export const LEGACY_BATCH_ACCEPTED_SHAPE = readShape<LegacyBatchAcceptedResponse>(
+  'LegacyBatchAccepted',
+  'A stored legacy batch; its records are processed after this answer.',
+  { batchId: id('lbat'), accepted: ACCEPTED },
+);
+
+export const LEGACY_BATCH_SHAPE = readShape<LegacyBatchResponse>(
+  'LegacyBatch',
+  "A legacy batch and each record's outcome, in the batch's order.",
+  {
+    batchId: id('lbat'),
+    status: enumOf(everyMember<LegacyBatchResponse['status']>({ pending: true, processing: true, completed: true })),
+    accepted: ACCEPTED,
+    processed: int,
+    createdAt: dateTime,
+    completedAt: orNull(dateTime),
+    records: arrayOf(
+      shapeOf<LegacyRecordResponse>(
+        'One record: pending, succeeded (entityId names the resource) or failed (code and errors as its legacy.validationError carried them).',
+        {
+          clientRequestId: str,
+          entity: enumOf(LEGACY_ENTITIES),
+          action: enumOf(LEGACY_ACTIONS),
+          status: enumOf(everyMember<LegacyRecordStatus>({ pending: true, succeeded: true, failed: true })),
+          entityId: optional(str),
+          code: optional(str),
+          errors: optional(arrayOf(FIELD_ISSUE)),
+          processedAt: orNull(dateTime),
+        },
+      ),
+    ),
+  },
+);
+
+export const LEGACY_VALIDATION_ERROR_SHAPE = readShape<LegacyRecordFailure>(
+  'LegacyValidationError',
+  'A legacy record that failed: the errors the Platform problem would have named (pointers into its data or changes).',
+  {
+    clientRequestId: str,
+    entity: enumOf(LEGACY_ENTITIES),
+    action: enumOf(LEGACY_ACTIONS),
+    code: {
+      type: 'string',
+      description: 'the Platform problem code (validationFailed, objectStrict, notFound, conflict, …; legacyApiRetired at the sunset)',
+    },
+    errors: arrayOf(FIELD_ISSUE),
+  },
+);

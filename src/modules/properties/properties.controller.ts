@@ -6,32 +6,69 @@ import { ListQueryDto } from '../../platform/pagination/list-query.dto';
 import { CreatePropertyDto } from './dto/create-property.dto';
 import { UpdatePropertyDto } from './dto/update-property.dto';
 import { PropertiesService } from './properties.service';
+import { RouteDoc, none, ok, page } from '../../platform/openapi/route-doc';
+import { EXAMPLE } from '../../platform/openapi/examples';
+import { PROPERTY_SHAPE } from './property.response';
 
 @Controller('v1/properties')
 export class PropertiesController {
   constructor(private readonly properties: PropertiesService) {}
 
+  @RouteDoc({
+    summary: 'Create a property',
+    description: 'The root resource: create it before its pictures, checklists, bookings, reminders and jobs. Emits property.create.',
+    response: ok(PROPERTY_SHAPE, 'The created property.'),
+    problems: [409, 422],
+    example: { body: EXAMPLE.propertyBody },
+  })
   @Post()
   @Idempotent()
   create(@Ctx() ctx: RequestContext, @Body() dto: CreatePropertyDto) {
     return this.properties.create(ctx, dto);
   }
 
+  @RouteDoc({
+    summary: 'List properties',
+    description: 'Ordered by propertyId (creation order).',
+    response: page(PROPERTY_SHAPE, 'A page of properties.'),
+    example: { query: { limit: 20 } },
+  })
   @Get()
   list(@Ctx() ctx: RequestContext, @Query() query: ListQueryDto) {
     return this.properties.list(ctx.accountId, query.cursor, query.limit);
   }
 
+  @RouteDoc({
+    summary: 'Get a property',
+    response: ok(PROPERTY_SHAPE, 'The property.'),
+    problems: [404],
+    example: { params: { propertyId: EXAMPLE.propertyId } },
+  })
   @Get(':propertyId')
   get(@Ctx() ctx: RequestContext, @Param('propertyId') propertyId: string) {
     return this.properties.get(ctx.accountId, propertyId);
   }
 
+  @RouteDoc({
+    summary: 'Update a property',
+    description: 'Any subset of the create fields; location needs both coordinates. Emits property.update when something changed.',
+    response: ok(PROPERTY_SHAPE, 'The updated property.'),
+    problems: [404],
+    example: { params: { propertyId: EXAMPLE.propertyId }, body: { name: 'Villa Azur (sea view)', tags: ['sea-view', 'pool'] } },
+  })
   @Patch(':propertyId')
   update(@Ctx() ctx: RequestContext, @Param('propertyId') propertyId: string, @Body() dto: UpdatePropertyDto) {
     return this.properties.update(ctx, propertyId, dto);
   }
 
+  @RouteDoc({
+    summary: 'Delete a property',
+    description:
+      'Takes its pictures, checklists, bookings and reminders with it (one event each, then property.delete). 409 while a stay is ahead or a job is open on it.',
+    response: none(),
+    problems: [404, 409],
+    example: { params: { propertyId: EXAMPLE.propertyId } },
+  })
   @Delete(':propertyId')
   @HttpCode(204)
   async delete(@Ctx() ctx: RequestContext, @Param('propertyId') propertyId: string): Promise<void> {

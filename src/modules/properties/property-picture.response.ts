@@ -1,3 +1,5 @@
+import { dateTime, described, id, int, str, uri } from '../../platform/openapi/json-schema';
+import { readShape } from '../../platform/openapi/read-shape';
 import { PropertyPictureEntity } from './property-picture.entity';
 
 /** The address the service serves its stored copy at (behind x-api-key, like every route but health). */
@@ -29,3 +31,18 @@ export function toPropertyPictureResponse(picture: PropertyPictureEntity, public
     createdAt: new Date(picture.createdAt).toISOString(),
   };
 }
+
+export const PROPERTY_PICTURE_SHAPE = readShape<PropertyPictureResponse>(
+  'PropertyPicture',
+  "A property picture: the service's stored copy of the image at sourceUrl.",
+  {
+    pictureId: id('pic'),
+    propertyId: id('prop'),
+    sourceId: str,
+    sourceUrl: uri,
+    url: described(uri, 'where the service serves its copy (also in the property pictureUrls)'),
+    contentType: { type: 'string', examples: ['image/jpeg'] },
+    byteSize: int,
+    createdAt: dateTime,
+  },
+);

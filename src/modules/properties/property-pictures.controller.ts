@@ -4,16 +4,33 @@ import { RequestContext } from '../../platform/context/request-context';
 import { Ctx } from '../../platform/http/request-context';
 import { CreatePropertyPictureDto } from './dto/create-property-picture.dto';
 import { PropertyPicturesService } from './property-pictures.service';
+import { RouteDoc, none, ok } from '../../platform/openapi/route-doc';
+import { EXAMPLE } from '../../platform/openapi/examples';
+import { PROPERTY_PICTURE_SHAPE } from './property-picture.response';
 
 @Controller('v1/propertyPictures')
 export class PropertyPicturesController {
   constructor(private readonly pictures: PropertyPicturesService) {}
 
+  @RouteDoc({
+    summary: 'Add a picture to a property',
+    description:
+      'The service downloads sourceUrl (https, public address, size and time limits), stores its own copy and serves it at url. 400 pictureDownloadFailed when the download fails.',
+    response: ok(PROPERTY_PICTURE_SHAPE, 'The stored picture.'),
+    problems: [404],
+    example: { body: { sourceId: 'living-room-1', sourceUrl: EXAMPLE.pictureSourceUrl, propertyId: EXAMPLE.propertyId } },
+  })
   @Post()
   create(@Ctx() ctx: RequestContext, @Body() dto: CreatePropertyPictureDto) {
     return this.pictures.create(ctx, dto);
   }
 
+  @RouteDoc({
+    summary: 'Delete a picture',
+    response: none(),
+    problems: [404],
+    example: { params: { pictureId: EXAMPLE.pictureId } },
+  })
   @Delete(':pictureId')
   @HttpCode(204)
   async delete(@Ctx() ctx: RequestContext, @Param('pictureId') pictureId: string): Promise<void> {
@@ -25,6 +42,12 @@ export class PropertyPicturesController {
    * (spec 5.1) and scoped to the caller's account. A picture's bytes never change, so
    * the caller may cache it forever, but only privately: it is authenticated content.
    */
+  @RouteDoc({
+    summary: "The picture's stored image",
+    response: { binary: 'image/*', description: 'The image bytes, with their content type.' },
+    problems: [404],
+    example: { params: { pictureId: EXAMPLE.pictureId } },
+  })
   @Get(':pictureId/content')
   async content(
     @Ctx() ctx: RequestContext,

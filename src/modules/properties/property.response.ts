@@ -1,5 +1,22 @@
 import { BedDetail, OtherAttribute, PropertyDetails, PropertyEntity } from './property.entity';
+import {
+  arrayOf,
+  bool,
+  dateTime,
+  described,
+  enumOf,
+  id,
+  int,
+  optional,
+  orNull,
+  ref,
+  shapeOf,
+  str,
+  uri,
+} from '../../platform/openapi/json-schema';
+import { readShape } from '../../platform/openapi/read-shape';
 import { pictureContentUrl } from './property-picture.response';
+import { BED_TYPES } from './property.rules';
 
 /** The property read shape (spec 2.1). Fields the client never set are null; disableRemindersAutomation is never here. */
 export interface PropertyResponse {
@@ -77,3 +94,51 @@ function toDetails(details: PropertyDetails | null): PropertyDetails | null {
   if (details.otherAttributes !== undefined) shape.otherAttributes = details.otherAttributes.map(toOtherAttribute);
   return shape;
 }
+
+export const OTHER_ATTRIBUTE_SHAPE = readShape<OtherAttribute>(
+  'OtherAttribute',
+  'A labelled attribute (property and booking: label ≤ 100, value ≤ 500 characters each; jobs: label ≤ 60, value ≤ 100).',
+  { label: str, value: { oneOf: [str, arrayOf(str)] }, group: optional(str), pictures: optional(arrayOf(str)) },
+);
+
+/** The published schema of PropertyResponse (components/schemas/Property). */
+export const PROPERTY_SHAPE = readShape<PropertyResponse>(
+  'Property',
+  'A property (spec 2.1). Fields the client never set are null; details.disableRemindersAutomation is never returned.',
+  {
+    propertyId: id('prop'),
+    sourceId: str,
+    name: str,
+    note: { type: 'null', description: 'no write field sets a note' },
+    pictureUrls: described(arrayOf(uri), "the service's copies of the property's pictures (behind x-api-key)"),
+    tags: orNull(arrayOf(str)),
+    location: shapeOf<PropertyResponse['location']>('Coordinates of the property.', {
+      latitude: { type: 'number', minimum: -90, maximum: 90 },
+      longitude: { type: 'number', minimum: -180, maximum: 180 },
+    }),
+    timeZone: str,
+    address: described(orNull(str), 'server-derived text'),
+    type: orNull(str),
+    countryCode: str,
+    bedrooms: int,
+    beds: int,
+    bathrooms: int,
+    bedDetails: orNull(
+      arrayOf(shapeOf<BedDetail>('A bed.', { bedType: enumOf(BED_TYPES), twinable: bool, displayLabel: str, quantity: int })),
+    ),
+    details: orNull(
+      shapeOf<PropertyDetails>('Property details as written.', {
+        information: optional(orNull(str)),
+        access: optional(orNull(str)),
+        garbage: optional(orNull(str)),
+        parking: optional(orNull(str)),
+        wifiName: optional(orNull(str)),
+        wifiPassword: optional(orNull(str)),
+        wifiDescription: optional(orNull(str)),
+        otherAttributes: optional(orNull(arrayOf(ref(OTHER_ATTRIBUTE_SHAPE.name)))),
+      }),
+    ),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+);

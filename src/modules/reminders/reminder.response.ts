@@ -1,4 +1,20 @@
+import {
+  arrayOf,
+  bool,
+  dateTime,
+  described,
+  enumOf,
+  id,
+  int,
+  optional,
+  orNull,
+  shapeOf,
+  str,
+  text,
+} from '../../platform/openapi/json-schema';
+import { readShape } from '../../platform/openapi/read-shape';
 import { JobRequestSettings, JobTime, ReminderEntity } from './reminder.entity';
+import { JOB_TIME_TYPES } from './reminder.rules';
 
 /**
  * The reminder read shape (the spec shows none; docs/reminders.md): every field written, the ids and
@@ -56,3 +72,38 @@ function toTime(time: JobTime): JobTime {
   if (time.durationInMinutes !== undefined) shape.durationInMinutes = time.durationInMinutes;
   return shape;
 }
+
+export const REMINDER_SHAPE = readShape<ReminderResponse>(
+  'Reminder',
+  'A reminder (spec 2.5); automatic ones are the turnover reminders the booking automation creates at check-out.',
+  {
+    reminderId: id('rem'),
+    propertyId: id('prop'),
+    title: str,
+    date: dateTime,
+    sourceBookingId: orNull(str),
+    sourceId: orNull(str),
+    actionable: bool,
+    checklists: arrayOf(shapeOf<{ checklistId: string }>('A checklist of the reminder.', { checklistId: id('chk') })),
+    jobRequestSettings: orNull(
+      shapeOf<JobRequestSettings>('Pre-fills the job the reminder should turn into.', {
+        time: optional(
+          shapeOf<JobTime>('The job time object (spec 2.5).', {
+            type: enumOf(JOB_TIME_TYPES),
+            startTime: dateTime,
+            endTime: optional(orNull(dateTime)),
+            durationInHours: optional(orNull(int)),
+            durationInMinutes: optional(orNull(int)),
+          }),
+        ),
+        offeredPrice: optional({ type: 'number', minimum: 0 }),
+        offeredPriceCurrency: optional(str),
+        message: optional(text(500)),
+      }),
+    ),
+    automatic: bool,
+    firedAt: described(orNull(dateTime), 'when the reminder fired (reminder.due); null until then'),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+);

@@ -4,27 +4,53 @@ import { Ctx } from '../../platform/http/request-context';
 import { CreateReminderDto } from './dto/create-reminder.dto';
 import { ListRemindersQueryDto } from './dto/list-reminders.dto';
 import { RemindersService } from './reminders.service';
+import { RouteDoc, none, ok, page } from '../../platform/openapi/route-doc';
+import { EXAMPLE } from '../../platform/openapi/examples';
+import { REMINDER_SHAPE } from './reminder.response';
 
 @Controller('v1/reminders')
 export class RemindersController {
   constructor(private readonly reminders: RemindersService) {}
 
+  @RouteDoc({
+    summary: 'Create a reminder',
+    response: ok(REMINDER_SHAPE, 'The created reminder.'),
+    problems: [404],
+    example: { body: EXAMPLE.reminderBody },
+  })
   @Post()
   @HttpCode(201)
   create(@Ctx() ctx: RequestContext, @Body() dto: CreateReminderDto) {
     return this.reminders.create(ctx, dto);
   }
 
+  @RouteDoc({
+    summary: 'List reminders in a window',
+    response: page(REMINDER_SHAPE, 'A page of reminders, by date.'),
+    example: { query: { dateFrom: '2030-07-01T00:00:00Z', dateTo: '2030-08-01T00:00:00Z' } },
+  })
   @Get()
   list(@Ctx() ctx: RequestContext, @Query() query: ListRemindersQueryDto) {
     return this.reminders.list(ctx.accountId, query);
   }
 
+  @RouteDoc({
+    summary: 'Get a reminder',
+    response: ok(REMINDER_SHAPE, 'The reminder.'),
+    problems: [404],
+    example: { params: { reminderId: EXAMPLE.reminderId } },
+  })
   @Get(':reminderId')
   get(@Ctx() ctx: RequestContext, @Param('reminderId') reminderId: string) {
     return this.reminders.get(ctx.accountId, reminderId);
   }
 
+  @RouteDoc({
+    summary: 'Delete a reminder',
+    response: none(),
+    problems: [404],
+    example: { params: { reminderId: EXAMPLE.reminderId } },
+  })
   @Delete(':reminderId')
   @HttpCode(204)
   async delete(@Ctx() ctx: RequestContext, @Param('reminderId') reminderId: string): Promise<void> {

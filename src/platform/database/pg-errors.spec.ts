@@ -1,5 +1,5 @@
-import { QueryFailedError } from 'typeorm';
-import { isForeignKeyViolation, isUniqueViolation } from './pg-errors';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+import { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './pg-errors';
 
 describe('isUniqueViolation', () => {
   const pg = (code: string, constraint?: string) => Object.assign(new Error('duplicate key'), { code, constraint });
@@ -34,5 +34,41 @@ describe('isForeignKeyViolation', () => {
       false,
     );
     expect(isForeignKeyViolation(new Error('other'), 'x')).toBe(false);
+  });
+});
+
+describe('isDatabaseUnavailable', () => {
+  const pg = (code: string, message = 'server says no') => Object.assign(new Error(message), { code });
+  const wrapped = (driverError: Error) => new QueryFailedError('SELECT 1', [], driverError);
+
+  it.each(['57P01', '57P02', '57P03', '08006', '08001', '08P01', '53300'])('recognises SQLSTATE %s, bare or wrapped by TypeORM', (code) => {
+    expect(isDatabaseUnavailable(pg(code))).toBe(true);
+    expect(isDatabaseUnavailable(wrapped(pg(code)))).toBe(true);
+  });
+
+  it.each(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'])('recognises the socket error %s', (code) => {
+    expect(isDatabaseUnavailable(pg(code, `connect ${code} 127.0.0.1:5432`))).toBe(true);
+    expect(isDatabaseUnavailable(wrapped(pg(code)))).toBe(true);
+  });
+
+  it("recognises node-postgres's code-less connection errors, also as a cause", () => {
+    expect(isDatabaseUnavailable(wrapped(new Error('Connection terminated unexpectedly')))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    const timeout = new Error('Connection terminated due to connection timeout', { cause: new Error('Connection terminated') });
+    expect(isDatabaseUnavailable(timeout)).toBe(true);
+    expect(isDatabaseUnavailable(new Error('outer', { cause: pg('ECONNREFUSED') }))).toBe(true);
+  });
+
+  it('recognises a query runner that TypeORM released when its connection failed', () => {
+    expect(isDatabaseUnavailable(new QueryRunnerAlreadyReleasedError())).toBe(true);
+    expect(isDatabaseUnavailable(new QueryRunnerProviderAlreadyReleasedError())).toBe(true);
+  });
+
+  it('leaves errors of the statement or its data alone', () => {
+    for (const code of ['23505', '23503', '40001', '40P01', '55P03', '22021', '42P01'])
+      expect(isDatabaseUnavailable(wrapped(pg(code)))).toBe(false);
+    expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);
+    expect(isDatabaseUnavailable('ECONNREFUSED')).toBe(false);
+    expect(isDatabaseUnavailable(undefined)).toBe(false);
   });
 });

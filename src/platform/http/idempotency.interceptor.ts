@@ -1,5 +1,6 @@
 import { CallHandler, ExecutionContext, HttpStatus, Injectable, Logger, NestInterceptor, UseInterceptors } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { randomUUID } from 'node:crypto';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { from, Observable, of } from 'rxjs';
@@ -8,6 +9,7 @@ import { ValidationError } from '../errors/domain-error';
 import { isValidIdempotencyKey, requestFingerprint } from './idempotency.rules';
 import { IdempotencyClaim } from '../context/request-context';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { isDatabaseUnavailable } from '../database/pg-errors';
 import { ApiRequest } from './request-context';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -37,22 +39,43 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const accountId = req.caller.accountId;
     const fingerprint = requestFingerprint(req.method, req.path, req.body);
+    const responseStatus = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
+    const lockToken = randomUUID();
+    // A claim whose INSERT went unanswered (the database went away) may be in place: freed once it is back.
+    const claiming = this.store.claim(accountId, key, fingerprint, lockToken).catch((error: unknown) => {
+      if (isDatabaseUnavailable(error)) this.store.releaseLater({ accountId, key, lockToken, responseStatus });
+      throw error;
+    });
 
-    return from(this.store.claim(accountId, key, fingerprint)).pipe(
+    return from(claiming).pipe(
       mergeMap((outcome) => {
         if (outcome.kind === 'replay') {
           res.status(outcome.status).setHeader('Idempotent-Replayed', 'true');
           return of(outcome.body);
         }
-        const responseStatus = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
         const claim = { accountId, key, lockToken: outcome.lockToken, responseStatus };
         req.idempotency = claim;
         return next.handle().pipe(
           mergeMap((response) => from(this.releaseUnanswered(claim, req).then(() => response))),
-          catchError((error: unknown) => from(this.store.release(claim).then(() => Promise.reject(error)))),
+          catchError((error: unknown) => from(this.releaseFailed(claim, error))),
         );
       }),
     );
+  }
+
+  /**
+   * Frees the claim of a request that failed, then fails with the request's own error. While the
+   * database is unreachable the release is left to IdempotencyStore.releaseLater: the request may even
+   * have committed (its acknowledgement lost), and then its stored response stays for the retry.
+   */
+  private async releaseFailed(claim: IdempotencyClaim, error: unknown): Promise<never> {
+    try {
+      await this.store.release(claim);
+    } catch (releaseError) {
+      if (!isDatabaseUnavailable(releaseError)) throw releaseError;
+      this.store.releaseLater(claim);
+    }
+    throw error;
   }
 
   /**

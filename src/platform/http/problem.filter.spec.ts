@@ -1,21 +1,29 @@
 import type { ArgumentsHost } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
 import type { AppConfig } from '../../config/config';
+import type { DatabaseOutages } from '../database/database-outages';
+import { isDatabaseUnavailable } from '../database/pg-errors';
 import { ProblemFilter } from './problem.filter';
 
+/** The outages the filter reported (the real DatabaseOutages logs and probes; its tracker has tests of its own). */
+const notedOutages: unknown[] = [];
+const outages = {
+  noted: (error: unknown) => isDatabaseUnavailable(error) && notedOutages.push(error) > 0,
+} as unknown as DatabaseOutages;
+
 /** Renders `error` through the filter with a minimal Express request and response; returns the answer. */
-function render(error: unknown): { status: number; body: Record<string, unknown> } {
-  const answer = { status: 0, body: {} as Record<string, unknown> };
+function render(error: unknown): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
+  const answer = { status: 0, body: {} as Record<string, unknown>, headers: {} as Record<string, string> };
   const res = {
     headersSent: false,
-    setHeader: () => res,
+    setHeader: (name: string, value: string) => ((answer.headers[name] = value), res),
     status: (status: number) => ((answer.status = status), res),
     type: () => res,
     send: (text: string) => ((answer.body = JSON.parse(text) as Record<string, unknown>), res),
   };
   const req = { originalUrl: '/v1/things', method: 'POST', path: '/v1/things', headers: {}, id: 'req_test' };
   const host = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as unknown as ArgumentsHost;
-  const filter = new ProblemFilter({ errorsBaseUrl: 'https://errors.example/problems' } as AppConfig);
+  const filter = new ProblemFilter({ errorsBaseUrl: 'https://errors.example/problems' } as AppConfig, outages);
   Reflect.set(filter, 'logger', { warn: () => undefined, error: () => undefined });
   filter.catch(error, host);
   return answer;
@@ -37,5 +45,32 @@ describe('ProblemFilter and foreign key violations', () => {
     expect(status).toBe(500);
     expect(body).toMatchObject({ code: 'internal' });
     expect(JSON.stringify(body)).not.toContain('bookings');
+  });
+});
+
+describe('ProblemFilter and database outages', () => {
+  const driverError = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+  it.each([
+    ['a refused connection', driverError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
+    [
+      'a server shutting down',
+      new QueryFailedError('SELECT', [], driverError('57P01', 'terminating connection due to administrator command')),
+    ],
+    ['a pool that cannot connect in time', new Error('timeout exceeded when trying to connect')],
+  ])('answers %s with 503 serviceUnavailable and Retry-After, and reports the outage', (_, error) => {
+    notedOutages.length = 0;
+    const { status, body, headers } = render(error);
+    expect(status).toBe(503);
+    expect(body).toMatchObject({ code: 'serviceUnavailable', status: 503, title: 'Service unavailable' });
+    expect(headers['Retry-After']).toBe('5');
+    expect(JSON.stringify(body)).not.toMatch(/5432|administrator|pool/);
+    expect(notedOutages).toEqual([error]);
+  });
+
+  it('keeps other errors out of the outage', () => {
+    notedOutages.length = 0;
+    expect(render(new Error('boom')).status).toBe(500);
+    expect(notedOutages).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { APP_CONFIG } from '../../config/config.module';
 import { AppConfig } from '../../config/config';
+import { DatabaseOutages, DatabaseUnavailableError } from '../database/database-outages';
 import { DomainError } from '../errors/domain-error';
 import { buildProblem, PROBLEM_CONTENT_TYPE, ProblemInput, STATUS_BY_KIND } from './problem';
 import { assignRequestId } from './request-id';
@@ -32,14 +33,17 @@ const INTERNAL: Rendered = {
 
 /**
  * The one place that turns any error, ours or the framework's, into a problem
- * document. Unexpected errors become a bare 500: the stack goes to the log, never
- * to the client.
+ * document. The database being unreachable is a 503 with Retry-After; other unexpected
+ * errors become a bare 500: the stack goes to the log, never to the client.
  */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
   private readonly logger = new Logger('ProblemFilter');
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly databaseOutages: DatabaseOutages,
+  ) {}
 
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -61,6 +65,8 @@ export class ProblemFilter implements ExceptionFilter {
   }
 
   private render(error: unknown, req: Request): Rendered {
+    // Logged once per outage (DatabaseOutages), not a stack per request: the client may retry as it is.
+    if (this.databaseOutages.noted(error)) error = new DatabaseUnavailableError();
     if (error instanceof DomainError) {
       return { status: STATUS_BY_KIND[error.kind], code: error.code, detail: error.message, extras: error.extras, headers: error.headers };
     }

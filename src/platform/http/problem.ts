@@ -44,6 +44,7 @@ const TITLES: Record<string, string> = {
   internal: 'Internal server error',
   legacyKeyRequired: 'Legacy API key required',
   legacyApiRetired: 'Legacy API retired',
+  serviceUnavailable: 'Service unavailable',
 };
 
 export interface ProblemInput {

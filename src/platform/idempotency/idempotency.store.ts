@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/config';
@@ -10,6 +10,8 @@ export type ClaimOutcome = { kind: 'claimed'; lockToken: string } | { kind: 'rep
 
 /** An in-progress claim older than this is taken to be abandoned (its process died). */
 const ABANDONED_AFTER_SECONDS = 60;
+/** How often claims that could not be released (the database was down) are tried again. */
+const RELEASE_RETRY_MS = 1_000;
 
 /**
  * Idempotency records in PostgreSQL. A key is claimed in its own short statement
@@ -18,14 +20,19 @@ const ABANDONED_AFTER_SECONDS = 60;
  * is), and released when the request fails or stored no response.
  */
 @Injectable()
-export class IdempotencyStore {
+export class IdempotencyStore implements OnModuleDestroy {
+  /** Claims to release once the database answers again, by lock token, with when to give up on each. */
+  private readonly releasesDue = new Map<string, { claim: IdempotencyClaim; until: number }>();
+  private releaseTimer: NodeJS.Timeout | undefined;
+  private releasing = false;
+
   constructor(
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async claim(accountId: string, key: string, fingerprint: string): Promise<ClaimOutcome> {
-    const lockToken = randomUUID();
+  /** `lockToken` is the caller's when it must be able to release a claim whose INSERT had no answer. */
+  async claim(accountId: string, key: string, fingerprint: string, lockToken: string = randomUUID()): Promise<ClaimOutcome> {
     const claimed: unknown[] = await this.dataSource.query(
       `INSERT INTO idempotency_keys (account_id, key, fingerprint, lock_token, locked_at, expires_at)
        VALUES ($1, $2, $3, $4, now(), now() + make_interval(hours => $5))
@@ -43,7 +50,7 @@ export class IdempotencyStore {
       `SELECT fingerprint, response_status, response_body, completed_at FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
       [accountId, key],
     );
-    if (!existing) return this.claim(accountId, key, fingerprint); // released between our two statements
+    if (!existing) return this.claim(accountId, key, fingerprint, lockToken); // released between our two statements
     if (existing.fingerprint !== fingerprint) {
       throw new DomainError(
         'unprocessable',
@@ -81,6 +88,44 @@ export class IdempotencyStore {
       [claim.accountId, claim.key, claim.lockToken],
     );
     return deleted[1] === 1;
+  }
+
+  /**
+   * Releases `claim` once the database answers again: its request failed while the database was
+   * unreachable, so neither the claim's INSERT nor its release may have happened. Unreleased, the key
+   * would answer 409 idempotencyKeyInProgress until the claim counts as abandoned; released, a retry
+   * runs the request, or replays it when its transaction did commit (a completed record stays).
+   * Tried every second until it works or the claim counts as abandoned anyway.
+   */
+  releaseLater(claim: IdempotencyClaim): void {
+    this.releasesDue.set(claim.lockToken, { claim, until: Date.now() + ABANDONED_AFTER_SECONDS * 1000 });
+    this.releaseTimer ??= setInterval(() => void this.releaseDue(), RELEASE_RETRY_MS).unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.releaseTimer);
+  }
+
+  private async releaseDue(): Promise<void> {
+    if (this.releasing) return;
+    this.releasing = true;
+    for (const [token, { claim, until }] of this.releasesDue) {
+      if (Date.now() > until) {
+        this.releasesDue.delete(token);
+        continue;
+      }
+      try {
+        await this.release(claim);
+        this.releasesDue.delete(token);
+      } catch {
+        break; // the database is still down: every release would fail alike
+      }
+    }
+    this.releasing = false;
+    if (this.releasesDue.size === 0) {
+      clearInterval(this.releaseTimer);
+      this.releaseTimer = undefined;
+    }
   }
 
   /** Retention: expired records are only kept for replays, so they can go. */

@@ -1,8 +1,9 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Processor, Worker } from 'bullmq';
+import { DelayedError, Job, Processor, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { DatabaseOutages } from '../database/database-outages';
 import { redisConnectionOptions } from '../redis/redis-connection';
 import { Metrics } from '../metrics/metrics';
 import { watchBullMqOutages } from '../redis/redis-outages';
@@ -10,6 +11,9 @@ import { QueueShutdown } from './queue-shutdown';
 
 /** After losing Redis, a worker's fetch loop tries again after this (BullMQ's default is 15 s). */
 export const WORKER_RUN_RETRY_DELAY_MS = 1_000;
+
+/** A job that met the database unreachable runs again after this, plus up to as much jitter. */
+export const DATABASE_OUTAGE_JOB_DELAY_MS = 1_000;
 
 /** How a queue's worker runs: BullMQ's options that vary by queue, and how long shutdown waits for its running jobs. */
 export interface QueueWorkerOptions {
@@ -22,7 +26,8 @@ export interface QueueWorkerOptions {
 
 /**
  * Opens the process's BullMQ workers (worker process only), on the process's Redis connection and
- * prefix, logging failed jobs, and Redis outages as one line each; each job's run time goes into
+ * prefix, logging failed jobs, and Redis outages as one line each; jobs that meet a database outage
+ * wait it out (retryingOutages); each job's run time goes into
  * pop_queue_job_duration_seconds, and each worker is closed by QueueShutdown. Processors build their
  * workers with this rather than @nestjs/bullmq's @Processor/WorkerHost, whose worker options are fixed
  * when the decorator is evaluated: concurrency and lock duration here come from config (lockDuration
@@ -34,11 +39,12 @@ export class QueueWorkers {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: Metrics,
     private readonly shutdown: QueueShutdown,
+    private readonly databaseOutages: DatabaseOutages,
   ) {}
 
   start<T>(queueName: string, process: Processor<T>, options: QueueWorkerOptions, logger: Logger): Worker<T> {
     const { closeWithinMs, ...workerOptions } = options;
-    const worker = new Worker<T>(queueName, process, {
+    const worker = new Worker<T>(queueName, this.retryingOutages(process), {
       connection: redisConnectionOptions(this.config.redisUrl),
       prefix: this.config.redisPrefix,
       runRetryDelay: WORKER_RUN_RETRY_DELAY_MS,
@@ -56,6 +62,23 @@ export class QueueWorkers {
     worker.on('failed', (job) => observe(job, 'failed'));
     this.shutdown.closeWorkerOnShutdown(worker, closeWithinMs);
     return worker;
+  }
+
+  /**
+   * A job that fails because the database is unreachable goes back to delayed, without using up one of
+   * its attempts (many queues have one), and runs again about a second later: work waits out an outage
+   * of any length instead of being lost to it. The outage is logged once (DatabaseOutages), not per job.
+   */
+  private retryingOutages<T>(process: Processor<T>): Processor<T> {
+    return async (job: Job<T>, token?: string, signal?: AbortSignal) => {
+      try {
+        return await process(job, token, signal);
+      } catch (error) {
+        if (!this.databaseOutages.noted(error)) throw error;
+        await job.moveToDelayed(Date.now() + DATABASE_OUTAGE_JOB_DELAY_MS * (1 + Math.random()), token);
+        throw new DelayedError();
+      }
+    };
   }
 }
 

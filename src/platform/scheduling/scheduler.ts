@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { DatabaseOutages } from '../database/database-outages';
 import { PeriodicTaskLock } from './periodic-task-lock';
 import { nextCheckDelayMs } from './scheduling.rules';
 
@@ -22,7 +23,8 @@ interface Loop {
  * Runs periodic tasks from an in-process timer in every worker process; nothing about them lives in
  * Redis, so they carry on whatever Redis loses. Each run happens once across the workers sharing the
  * database (PeriodicTaskLock). A task never overlaps itself: the next wait starts when a run ends.
- * Waits are jittered; a failed run is one log line and the task carries on at its next interval.
+ * Waits are jittered; a failed run is one log line and the task carries on at its next interval (runs
+ * that fail because the database is unreachable go to DatabaseOutages instead, which logs the outage once).
  * Tasks register during module init; timers start once the application has booted and stop on shutdown.
  */
 @Injectable()
@@ -35,6 +37,8 @@ export class Scheduler implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly lock: PeriodicTaskLock,
     private readonly random: () => number = Math.random,
+    /** Told of failures the database being unreachable caused: one line per outage, not one per run. */
+    private readonly outages?: Pick<DatabaseOutages, 'noted'>,
   ) {}
 
   register(task: PeriodicTask): void {
@@ -97,12 +101,13 @@ export class Scheduler implements OnApplicationBootstrap, OnModuleDestroy {
           await loop.task.run(this.stopping.signal);
         } catch (error) {
           failure = error;
-          this.logger.error({ task: name, durationMs: Date.now() - started, error: messageOf(error) }, 'periodic task failed');
+          if (!this.outages?.noted(error))
+            this.logger.error({ task: name, durationMs: Date.now() - started, error: messageOf(error) }, 'periodic task failed');
         }
         await claim.finish(failure);
       }
     } catch (error) {
-      this.logger.error({ task: name, error: messageOf(error) }, 'periodic task could not be claimed');
+      if (!this.outages?.noted(error)) this.logger.error({ task: name, error: messageOf(error) }, 'periodic task could not be claimed');
     }
     this.schedule(loop, dueInMs);
   }

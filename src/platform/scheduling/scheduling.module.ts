@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DatabaseOutages } from '../database/database-outages';
 import { PeriodicTaskLock } from './periodic-task-lock';
 import { Scheduler } from './scheduler';
 
@@ -6,7 +7,11 @@ import { Scheduler } from './scheduler';
 @Module({
   providers: [
     PeriodicTaskLock,
-    { provide: Scheduler, inject: [PeriodicTaskLock], useFactory: (lock: PeriodicTaskLock) => new Scheduler(lock) },
+    {
+      provide: Scheduler,
+      inject: [PeriodicTaskLock, DatabaseOutages],
+      useFactory: (lock: PeriodicTaskLock, outages: DatabaseOutages) => new Scheduler(lock, Math.random, outages),
+    },
   ],
   exports: [Scheduler],
 })

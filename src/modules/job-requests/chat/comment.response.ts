@@ -1,3 +1,5 @@
+import { dateTime, enumOf, everyMember, id, orNull, str, uri } from '../../../platform/openapi/json-schema';
+import { readShape } from '../../../platform/openapi/read-shape';
 import type { CommentAuthorKind, JobRequestCommentEntity } from '../job-request-comment.entity';
 
 /** Where the service serves a comment's image (behind x-api-key, like property pictures). */
@@ -32,3 +34,19 @@ export function toCommentResponse(comment: JobRequestCommentEntity, publicBaseUr
     updatedAt: new Date(comment.updatedAt).toISOString(),
   };
 }
+
+export const COMMENT_SHAPE = readShape<CommentResponse>(
+  'Comment',
+  "A message in a job's chat; pictureUrl serves its image behind x-api-key.",
+  {
+    commentId: id('cmt'),
+    jobRequestId: id('job'),
+    authorKind: enumOf(everyMember<CommentAuthorKind>({ host: true, provider: true })),
+    authorEmail: orNull(str),
+    message: orNull(str),
+    languageCode: orNull(str),
+    pictureUrl: orNull(uri),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+);

@@ -6,17 +6,36 @@ import { Ctx } from '../../../platform/http/request-context';
 import { CommentsService } from './comments.service';
 import { CreateCommentDto } from './dto/create-comment.dto';
 import { ListCommentsQueryDto } from './dto/list-comments.dto';
+import { RouteDoc, ok, page } from '../../../platform/openapi/route-doc';
+import { EXAMPLE } from '../../../platform/openapi/examples';
+import { COMMENT_SHAPE } from './comment.response';
 
 @Controller('v1/jobRequests/:jobRequestId/comments')
 export class CommentsController {
   constructor(private readonly comments: CommentsService) {}
 
+  @RouteDoc({
+    summary: "Read a job's chat",
+    description: 'Unpaginated by cursor: offset and limit select the comments (nextCursor null, hasMore false).',
+    response: page(COMMENT_SHAPE, 'The comments, oldest first.'),
+    problems: [404],
+    example: { params: { jobRequestId: EXAMPLE.jobRequestId }, query: { limit: 50 } },
+  })
   @Get()
   list(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string, @Query() query: ListCommentsQueryDto) {
     return this.comments.list(ctx.accountId, jobRequestId, query);
   }
 
   /** JSON, or multipart/form-data whose `file` part is the image (parsed by multer, capped while streaming). */
+  @RouteDoc({
+    summary: "Write in a job's chat",
+    description:
+      'JSON, or multipart/form-data with an image in the file part (checked by its bytes; 413 over the size cap). At least one of message or file.',
+    fileOr: ['message'],
+    response: ok(COMMENT_SHAPE, 'The comment.'),
+    problems: [404],
+    example: { params: { jobRequestId: EXAMPLE.jobRequestId }, body: { message: 'The key box code changed to 4821.', languageCode: 'en' } },
+  })
   @Post()
   @HttpCode(201)
   @MultipartFile('file')
@@ -30,6 +49,12 @@ export class CommentsController {
   }
 
   /** The stored image of a comment, at its pictureUrl; behind x-api-key and scoped to the account, like property pictures. */
+  @RouteDoc({
+    summary: "A chat comment's image",
+    response: { binary: 'image/*', description: 'The image bytes, with their content type.' },
+    problems: [404],
+    example: { params: { jobRequestId: EXAMPLE.jobRequestId, commentId: EXAMPLE.commentId } },
+  })
   @Get(':commentId/picture')
   async picture(
     @Ctx() ctx: RequestContext,

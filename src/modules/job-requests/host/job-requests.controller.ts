@@ -9,6 +9,9 @@ import { PaymentStatusDto } from './dto/payment-status.dto';
 import { UpdateJobRequestDto } from './dto/update-job-request.dto';
 import { JobRequestChangesService } from './job-request-changes.service';
 import { JobRequestsService } from './job-requests.service';
+import { RouteDoc, ok, page } from '../../../platform/openapi/route-doc';
+import { EXAMPLE } from '../../../platform/openapi/examples';
+import { JOB_REQUEST_SHAPE, PAYMENT_STATUS_SHAPE } from '../job-request.response';
 
 @Controller('v1/jobRequests')
 export class JobRequestsController {
@@ -17,39 +20,90 @@ export class JobRequestsController {
     private readonly changes: JobRequestChangesService,
   ) {}
 
+  @RouteDoc({
+    summary: 'Create a job request',
+    description:
+      "Invites the service providers; the property's details sent here update the property in the same transaction; checklists are copied onto the job. Emits jobRequest.created.",
+    response: ok(JOB_REQUEST_SHAPE, 'The job (status 1).'),
+    problems: [404, 409, 422],
+    example: { body: EXAMPLE.jobBody },
+  })
   @Post()
   @Idempotent()
   create(@Ctx() ctx: RequestContext, @Body() dto: CreateJobRequestDto) {
     return this.jobs.create(ctx, dto);
   }
 
+  @RouteDoc({
+    summary: 'List job requests in a window',
+    description: 'By scheduledStartTime, ties by id. status 1 finds jobs still needing a cleaner.',
+    response: page(JOB_REQUEST_SHAPE, 'A page of jobs.'),
+    example: { query: { dateFrom: '2030-07-01T00:00:00Z', dateTo: '2030-08-01T00:00:00Z', status: 1 } },
+  })
   @Get()
   list(@Ctx() ctx: RequestContext, @Query() query: ListJobRequestsQueryDto) {
     return this.jobs.list(ctx.accountId, query);
   }
 
+  @RouteDoc({
+    summary: 'Get a job request',
+    response: ok(JOB_REQUEST_SHAPE, 'The job.'),
+    problems: [404],
+    example: { params: { jobRequestId: EXAMPLE.jobRequestId } },
+  })
   @Get(':jobRequestId')
   get(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string) {
     return this.jobs.get(ctx.accountId, jobRequestId);
   }
 
+  @RouteDoc({
+    summary: 'Change a job request',
+    description:
+      'An accepted job (2) moves to 9 until the cleaner accepts the changes. Closed jobs (3, 4, 7, 8) refuse with 409 invalidState.',
+    response: ok(JOB_REQUEST_SHAPE, 'The changed job.'),
+    problems: [404, 409],
+    example: { params: { jobRequestId: EXAMPLE.jobRequestId }, body: { offeredPrice: 95, message: 'Please also water the plants.' } },
+  })
   @Patch(':jobRequestId')
   update(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string, @Body() dto: UpdateJobRequestDto) {
     return this.changes.update(ctx, jobRequestId, dto);
   }
 
+  @RouteDoc({
+    summary: 'Add or update one-off tasks',
+    description: 'Tasks are matched by exact title: a known title keeps its id and gets the new note and picture.',
+    response: ok(JOB_REQUEST_SHAPE, 'The job with its tasks.'),
+    problems: [404, 409],
+    example: {
+      params: { jobRequestId: EXAMPLE.jobRequestId },
+      body: { tasks: [{ title: 'Replace the hallway bulb', note: 'Spare bulbs are in the storage room.' }] },
+    },
+  })
   @Post(':jobRequestId/oneOffTasks')
   @HttpCode(200)
   addOneOffTasks(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string, @Body() dto: OneOffTasksDto) {
     return this.changes.addOneOffTasks(ctx, jobRequestId, dto);
   }
 
+  @RouteDoc({
+    summary: 'Cancel a job request',
+    description: 'Only before the job started (1, 2, 9 → 3). Emits jobRequest.canceled.',
+    response: ok(JOB_REQUEST_SHAPE, 'The cancelled job.'),
+    problems: [404, 409],
+    example: { params: { jobRequestId: EXAMPLE.jobRequestId } },
+  })
   @Post(':jobRequestId/cancel')
   @HttpCode(200)
   cancel(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string) {
     return this.changes.cancel(ctx, jobRequestId);
   }
 
+  @RouteDoc({
+    summary: "Set a job's payment status",
+    response: ok(PAYMENT_STATUS_SHAPE, 'The payment status.'),
+    problems: [404],
+    example: { params: { jobRequestId: EXAMPLE.jobRequestId }, body: { status: 'successful', description: 'Paid by bank transfer' } },
+  })
   @Patch(':jobRequestId/paymentStatus')
   setPaymentStatus(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string, @Body() dto: PaymentStatusDto) {
     return this.changes.setPaymentStatus(ctx, jobRequestId, dto);

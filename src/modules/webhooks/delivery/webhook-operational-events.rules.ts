@@ -1,4 +1,7 @@
+import { arrayOf, dateTime, enumOf, id, int, orNull, shapeOf, str, uri } from '../../../platform/openapi/json-schema';
+import { readShape } from '../../../platform/openapi/read-shape';
 import { DeliveryAttempt } from '../webhook-delivery.entity';
+import { AUTO_DISABLED_REASON, GONE_DISABLED_REASON } from './webhook-backoff.rules';
 
 /** How many of the last permanently failed deliveries a webhook.disabled event shows. */
 export const LAST_FAILURES_SHOWN = 5;
@@ -72,3 +75,34 @@ export function recoveredEventResult(input: {
     deliveryId: input.deliveryId,
   };
 }
+
+export const WEBHOOK_DISABLED_SHAPE = readShape<WebhookDisabledResult>(
+  'WebhookDisabled',
+  'Extension: the delivery engine disabled a subscription (clientRequestId is its id).',
+  {
+    subscriptionId: id('sub'),
+    url: uri,
+    reason: enumOf([AUTO_DISABLED_REASON, GONE_DISABLED_REASON]),
+    disabledAt: dateTime,
+    lastFailures: arrayOf(
+      shapeOf<WebhookDisabledResult['lastFailures'][number]>(
+        'A permanently failed delivery and its last attempt, newest first (up to 5).',
+        {
+          deliveryId: id('whd'),
+          eventId: orNull(str),
+          eventName: str,
+          at: orNull(dateTime),
+          responseCode: orNull(int),
+          errorClass: orNull(str),
+          errorMessage: orNull(str),
+        },
+      ),
+    ),
+  },
+);
+
+export const WEBHOOK_RECOVERED_SHAPE = readShape<WebhookRecoveredResult>(
+  'WebhookRecovered',
+  'Extension: a subscription the engine had disabled delivered again (clientRequestId is its id).',
+  { subscriptionId: id('sub'), url: uri, darkSince: dateTime, recoveredAt: dateTime, deliveryId: id('whd') },
+);

@@ -1,4 +1,6 @@
-import { WebhookReplayEntity } from '../webhook-replay.entity';
+import { arrayOf, bool, dateTime, described, enumOf, everyMember, id, int, orNull, ref, str } from '../../../platform/openapi/json-schema';
+import { readShape, readShapeSchema } from '../../../platform/openapi/read-shape';
+import { ReplayStatus, WebhookReplayEntity } from '../webhook-replay.entity';
 
 /** A replay and its progress (issue 13, an extension of the spec). */
 export interface WebhookReplayResponse {
@@ -47,3 +49,38 @@ export function toWebhookReplayResponse(row: WebhookReplayEntity, outcomes: { de
     finishedAt: row.finishedAt ? row.finishedAt.toISOString() : null,
   };
 }
+
+export const WEBHOOK_REPLAY_SHAPE = readShape<WebhookReplayResponse>(
+  'WebhookReplay',
+  'Extension: a replay of the event log to a subscription, and its progress.',
+  {
+    id: id('rpl'),
+    webhookId: id('sub'),
+    status: enumOf(
+      everyMember<ReplayStatus>({ running: true, completed: true, stopped: true }),
+      'stopped: the subscription was disabled meanwhile',
+    ),
+    since: dateTime,
+    until: dateTime,
+    eventFilters: arrayOf(str),
+    onlyFailed: bool,
+    total: described(int, 'deliveries to emit, counted when the replay started'),
+    done: described(int, 'deliveries emitted so far, each once, in event order'),
+    failed: described(int, 'of those, ended failed_permanent so far'),
+    delivered: described(int, 'of those, delivered so far'),
+    skipped: described(int, 'events passed over when reached (delivery already pending, or delivered with onlyFailed)'),
+    createdAt: dateTime,
+    finishedAt: orNull(dateTime),
+  },
+);
+
+export const REPLAY_DRY_RUN_SHAPE = readShape<ReplayDryRunResponse>(
+  'ReplayDryRun',
+  'Extension: what a replay would emit now; nothing was started.',
+  { dryRun: { const: true }, total: int },
+);
+
+export const WEBHOOK_REPLAY_STARTED_SHAPE = readShapeSchema<WebhookReplayResponse | ReplayDryRunResponse>('WebhookReplayStarted', {
+  oneOf: [ref(WEBHOOK_REPLAY_SHAPE.name), ref(REPLAY_DRY_RUN_SHAPE.name)],
+  description: 'The replay started, or with dryRun the count only.',
+});

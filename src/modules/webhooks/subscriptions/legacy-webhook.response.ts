@@ -1,3 +1,5 @@
+import { bool, dateTime, int, optional, uri } from '../../../platform/openapi/json-schema';
+import { readShape } from '../../../platform/openapi/read-shape';
 import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
 
 /** The account's legacy webhook (PUT/GET /legacy/webhook): its URL and whether deliveries go out. */
@@ -22,3 +24,16 @@ export function toLegacyWebhookResponse(row: WebhookSubscriptionEntity): LegacyW
   if (!row.enabled && row.disabledReason) shape.disabledReason = row.disabledReason;
   return shape;
 }
+
+export const LEGACY_WEBHOOK_SHAPE = readShape<LegacyWebhookResponse>(
+  'LegacyWebhook',
+  "The account's legacy webhook: every event of the account, unsigned.",
+  {
+    url: uri,
+    enabled: bool,
+    maxRetries: int,
+    createdAt: dateTime,
+    updatedAt: dateTime,
+    disabledReason: optional({ type: 'string', examples: ['auto_disabled_after_repeated_delivery_failures'] }),
+  },
+);

@@ -1,4 +1,19 @@
-import { DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from '../webhook-delivery.entity';
+import {
+  arrayOf,
+  bool,
+  dateTime,
+  described,
+  enumOf,
+  everyMember,
+  id,
+  int,
+  num,
+  orNull,
+  shapeOf,
+  str,
+} from '../../../platform/openapi/json-schema';
+import { readShape } from '../../../platform/openapi/read-shape';
+import { AttemptErrorClass, AttemptTimings, DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from '../webhook-delivery.entity';
 
 /** A delivery log row (spec 2.8), plus its eventName. Test payloads are not shown. */
 export interface WebhookDeliveryResponse {
@@ -13,6 +28,12 @@ export interface WebhookDeliveryResponse {
   nextRetryAt: string | null;
   createdAt: string;
   attempts: Array<Required<DeliveryAttempt>>;
+}
+
+/** POST /v1/webhooks/{webhookId}/test: the test delivery queued; follow it in the delivery log. */
+export interface TestDeliveryResponse {
+  deliveryId: string;
+  status: 'pending';
 }
 
 /** POST …/deliveries/{deliveryId}/retry: the attempt queued (its webhook-retry-count). */
@@ -52,3 +73,73 @@ export function toWebhookDeliveryResponse(row: WebhookDeliveryEntity): WebhookDe
 function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
 }
+
+const ERROR_CLASSES = everyMember<AttemptErrorClass>({
+  dns: true,
+  refused: true,
+  tls: true,
+  timeout: true,
+  urlRule: true,
+  tooLarge: true,
+  network: true,
+});
+
+export const WEBHOOK_DELIVERY_SHAPE = readShape<WebhookDeliveryResponse>(
+  'WebhookDelivery',
+  'A delivery log row (spec 2.8), newest first in the log.',
+  {
+    id: id('whd'),
+    eventId: described(orNull(str), 'null for test deliveries'),
+    eventName: str,
+    status: enumOf(everyMember<DeliveryStatus>({ pending: true, delivered: true, failed_permanent: true })),
+    test: bool,
+    attemptCount: int,
+    firstAttemptAt: orNull(dateTime),
+    lastAttemptAt: orNull(dateTime),
+    nextRetryAt: orNull(dateTime),
+    createdAt: dateTime,
+    attempts: arrayOf(
+      shapeOf<Required<DeliveryAttempt>>('One POST to the subscription URL.', {
+        at: dateTime,
+        responseCode: orNull(int),
+        responseSnippet: orNull(str),
+        errorMessage: orNull(str),
+        durationMs: described(orNull(int), 'null when the worker stopped before recording the outcome'),
+        errorClass: enumOf(
+          [...ERROR_CLASSES, null],
+          'Extension: why there was no (usable) answer; tooLarge also marks a response body over 64 KB. null when answered, and on attempts older than the extension.',
+        ),
+        resolvedIp: described(orNull(str), 'Extension: the address connected to (or being connected to when it failed).'),
+        timings: orNull(
+          shapeOf<AttemptTimings>('Extension: milliseconds per phase; connect and tls are null on a kept-alive connection.', {
+            dnsMs: orNull(num),
+            connectMs: orNull(num),
+            tlsMs: orNull(num),
+            firstByteMs: orNull(num),
+            totalMs: num,
+          }),
+        ),
+        retryAfterMs: described(orNull(int), "Extension: the delay the answer's Retry-After set for the next attempt (clamped)."),
+      }),
+    ),
+  },
+);
+
+export const TEST_DELIVERY_SHAPE = readShape<TestDeliveryResponse>(
+  'TestDelivery',
+  'The queued test delivery; follow it in the delivery log.',
+  {
+    deliveryId: id('whd'),
+    status: { const: 'pending' },
+  },
+);
+
+export const RETRIED_DELIVERY_SHAPE = readShape<RetriedDeliveryResponse>(
+  'RetriedDelivery',
+  'Extension: the attempt queued now; follow it in the delivery log.',
+  {
+    deliveryId: id('whd'),
+    status: { const: 'pending' },
+    attempt: described(int, 'its webhook-retry-count (attempt numbers go on across retries and replays)'),
+  },
+);

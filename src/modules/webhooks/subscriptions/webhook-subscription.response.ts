@@ -1,3 +1,5 @@
+import { arrayOf, bool, dateTime, FieldSchemas, id, optional, str, uri } from '../../../platform/openapi/json-schema';
+import { readShape } from '../../../platform/openapi/read-shape';
 import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
 
 /** A subscription as every route shows it (spec 2.7): never a secret; disabledReason only while disabled with one. */
@@ -12,7 +14,8 @@ export interface WebhookSubscriptionResponse {
 }
 
 /** POST /v1/webhooks answers with the secret, once. */
-export interface CreatedWebhookSubscriptionResponse extends WebhookSubscriptionResponse {
+/** A new subscription is enabled: it has no disabledReason. */
+export interface CreatedWebhookSubscriptionResponse extends Omit<WebhookSubscriptionResponse, 'disabledReason'> {
   signingSecret: string;
 }
 
@@ -34,3 +37,39 @@ export function toWebhookSubscriptionResponse(row: WebhookSubscriptionEntity): W
   if (!row.enabled && row.disabledReason) shape.disabledReason = row.disabledReason;
   return shape;
 }
+
+const SUBSCRIPTION_FIELDS: FieldSchemas<WebhookSubscriptionResponse> = {
+  id: id('sub'),
+  url: uri,
+  eventFilters: arrayOf(str),
+  enabled: bool,
+  maxRetries: { type: 'integer', minimum: 0, maximum: 10 },
+  createdAt: dateTime,
+  disabledReason: optional({ type: 'string', examples: ['auto_disabled_after_repeated_delivery_failures'] }),
+};
+function withoutDisabledReason<T extends { disabledReason: unknown }>(fields: T): Omit<T, 'disabledReason'> {
+  const { disabledReason: _left, ...rest } = fields;
+  return rest;
+}
+const SIGNING_SECRET = { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' };
+
+export const WEBHOOK_SUBSCRIPTION_SHAPE = readShape<WebhookSubscriptionResponse>(
+  'WebhookSubscription',
+  'A webhook subscription (spec 2.7); the signing secret is only in the create and rotateSecret responses.',
+  SUBSCRIPTION_FIELDS,
+);
+
+export const CREATED_WEBHOOK_SUBSCRIPTION_SHAPE = readShape<CreatedWebhookSubscriptionResponse>(
+  'CreatedWebhookSubscription',
+  'The created subscription with its signing secret (shown once; rotateSecret issues a new one).',
+  {
+    ...withoutDisabledReason(SUBSCRIPTION_FIELDS),
+    signingSecret: { ...SIGNING_SECRET, description: '32 bytes, base64url; used as the HMAC key as is' },
+  },
+);
+
+export const ROTATED_SECRET_SHAPE = readShape<RotatedSecretResponse>(
+  'RotatedSecret',
+  'The new secret; the previous one keeps signing (second signature) until previousSecretExpiresAt.',
+  { id: id('sub'), signingSecret: SIGNING_SECRET, previousSecretExpiresAt: dateTime },
+);

@@ -6,7 +6,12 @@ import { OutboundUrlPolicy } from '../../../platform/net/outbound-url-policy';
 import { UrlPolicyError, urlTooLongMessage } from '../../../platform/net/url-policy.rules';
 import { Page, toPage, unpaginated } from '../../../platform/pagination/page';
 import { SecretBox } from '../../../platform/secrets/secret-box';
-import { RetriedDeliveryResponse, toWebhookDeliveryResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
+import {
+  RetriedDeliveryResponse,
+  TestDeliveryResponse,
+  toWebhookDeliveryResponse,
+  WebhookDeliveryResponse,
+} from './webhook-delivery.response';
 import { DELIVERY_SUBSCRIPTION_CONSTRAINT, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { WebhookQueue } from '../webhook-queue.service';
 import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
@@ -135,7 +140,7 @@ export class WebhookSubscriptionsService {
    * the events table, so it never shows in the feed. Enqueued after commit; due at once for the sweep.
    * A disabled subscription gets nothing delivered (the engine's rule), so the test is refused up front.
    */
-  async sendTest(ctx: RequestContext, id: string, eventName: string): Promise<{ deliveryId: string; status: 'pending' }> {
+  async sendTest(ctx: RequestContext, id: string, eventName: string): Promise<TestDeliveryResponse> {
     const deliveryId = newId('delivery');
     try {
       await this.uow.run(ctx, async (tx) => {

@@ -6,55 +6,123 @@ import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { TestWebhookDto } from './dto/test-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
+import { RouteDoc, none, ok, page } from '../../../platform/openapi/route-doc';
+import { EXAMPLE } from '../../../platform/openapi/examples';
+import { CREATED_WEBHOOK_SUBSCRIPTION_SHAPE, ROTATED_SECRET_SHAPE, WEBHOOK_SUBSCRIPTION_SHAPE } from './webhook-subscription.response';
+import { RETRIED_DELIVERY_SHAPE, TEST_DELIVERY_SHAPE, WEBHOOK_DELIVERY_SHAPE } from './webhook-delivery.response';
 
 /** Webhook subscriptions, their test deliveries, delivery log and secret rotation (spec 4.8). */
 @Controller('v1/webhooks')
 export class WebhooksController {
   constructor(private readonly subscriptions: WebhookSubscriptionsService) {}
 
+  @RouteDoc({
+    summary: 'Subscribe a URL to events',
+    description:
+      'url must be https, a domain name that resolves to public addresses only (400 invalidWebhookUrl). One subscription per URL: 409 conflict with existingId. The signingSecret is returned only here and by rotateSecret.',
+    response: ok(CREATED_WEBHOOK_SUBSCRIPTION_SHAPE, 'The subscription with its signing secret.'),
+    problems: [409],
+    example: { body: { url: EXAMPLE.webhookUrl, eventFilters: ['property.*', 'jobRequest.*'], maxRetries: 5 } },
+  })
   @Post()
   create(@Ctx() ctx: RequestContext, @Body() body: CreateWebhookDto) {
     return this.subscriptions.create(ctx, body);
   }
 
+  @RouteDoc({
+    summary: 'List webhook subscriptions',
+    description: 'Unpaginated; secrets are never included.',
+    response: page(WEBHOOK_SUBSCRIPTION_SHAPE, 'Every subscription of the account.'),
+  })
   @Get()
   list(@Ctx() ctx: RequestContext) {
     return this.subscriptions.list(ctx.accountId);
   }
 
+  @RouteDoc({
+    summary: 'Update a subscription',
+    description: 'eventFilters replaces the list; enabled: true clears disabledReason and the failure counter; a new url keeps the secret.',
+    response: ok(WEBHOOK_SUBSCRIPTION_SHAPE, 'The updated subscription.'),
+    problems: [404, 409],
+    example: { params: { webhookId: EXAMPLE.webhookId }, body: { eventFilters: ['*'], enabled: true } },
+  })
   @Patch(':webhookId')
   update(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Body() body: UpdateWebhookDto) {
     return this.subscriptions.update(ctx, webhookId, body);
   }
 
+  @RouteDoc({
+    summary: 'Delete a subscription',
+    response: none(),
+    problems: [404],
+    example: { params: { webhookId: EXAMPLE.webhookId } },
+  })
   @Delete(':webhookId')
   @HttpCode(204)
   async remove(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string): Promise<void> {
     await this.subscriptions.remove(ctx.accountId, webhookId);
   }
 
+  @RouteDoc({
+    summary: 'Send a test delivery',
+    description:
+      'A synthetic payload flagged test: true, signed with the real secret, POSTed asynchronously; it shows in the delivery log, never in the events feed.',
+    response: ok(TEST_DELIVERY_SHAPE, 'Queued.'),
+    problems: [404, 409],
+    example: { params: { webhookId: EXAMPLE.webhookId }, body: { eventName: 'property.create' } },
+  })
   @Post(':webhookId/test')
   @HttpCode(202)
   test(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Body() body: TestWebhookDto) {
     return this.subscriptions.sendTest(ctx, webhookId, body.eventName);
   }
 
+  @RouteDoc({
+    summary: "A subscription's delivery log",
+    description: 'Newest first; nextCursor is the last row id. An unknown cursor is a 400: restart without it.',
+    response: page(WEBHOOK_DELIVERY_SHAPE, 'A page of deliveries.'),
+    problems: [404],
+    example: { params: { webhookId: EXAMPLE.webhookId }, query: { limit: 10 } },
+  })
   @Get(':webhookId/deliveries')
   deliveries(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Query() query: ListQueryDto) {
     return this.subscriptions.deliveries(ctx.accountId, webhookId, query.cursor, query.limit);
   }
 
+  @RouteDoc({
+    summary: 'One delivery with every attempt (extension)',
+    description:
+      "Each attempt's status, error class, resolved address and timings (docs/webhooks.md). Another subscription's delivery is a 404.",
+    response: ok(WEBHOOK_DELIVERY_SHAPE, 'The delivery.'),
+    problems: [404],
+    example: { params: { webhookId: EXAMPLE.webhookId, deliveryId: EXAMPLE.deliveryId } },
+  })
   @Get(':webhookId/deliveries/:deliveryId')
   delivery(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Param('deliveryId') deliveryId: string) {
     return this.subscriptions.delivery(ctx.accountId, webhookId, deliveryId);
   }
 
+  @RouteDoc({
+    summary: 'Retry one delivery now (extension)',
+    description:
+      'A finished delivery starts a new round of attempts (same webhook-id, the next webhook-retry-count, a fresh retry budget); a pending one waiting for its retry goes now. 409 while an attempt is in flight or the subscription is disabled.',
+    response: ok(RETRIED_DELIVERY_SHAPE, 'Queued.'),
+    problems: [404, 409],
+    example: { params: { webhookId: EXAMPLE.webhookId, deliveryId: EXAMPLE.deliveryId } },
+  })
   @Post(':webhookId/deliveries/:deliveryId/retry')
   @HttpCode(202)
   retry(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Param('deliveryId') deliveryId: string) {
     return this.subscriptions.retryDelivery(ctx.accountId, webhookId, deliveryId);
   }
 
+  @RouteDoc({
+    summary: "Rotate a subscription's signing secret",
+    description: 'For 24 hours deliveries carry both signatures (new first); then only the new one.',
+    response: ok(ROTATED_SECRET_SHAPE, 'The new secret.'),
+    problems: [404],
+    example: { params: { webhookId: EXAMPLE.webhookId } },
+  })
   @Post(':webhookId/rotateSecret')
   @HttpCode(200)
   rotateSecret(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string) {

@@ -1,0 +1,16 @@
+/**
+ * The end-to-end suite's second run, through a private PgBouncer in transaction mode (what managed
+ * PostgreSQL offers put in front of a database), with DATABASE_POOLER=transaction: the same black-box
+ * behaviour as direct. Every file runs here unless listed below with why it cannot.
+ */
+const base = require('./jest.e2e.config');
+
+/** File name → why it cannot run through the run's PgBouncer. Keep it short: prefer making a file work. */
+const DIRECT_ONLY = {};
+
+module.exports = {
+  ...base,
+  globalSetup: '<rootDir>/test/support/global-setup-pgbouncer.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown-pgbouncer.ts',
+  testPathIgnorePatterns: ['/node_modules/', ...Object.keys(DIRECT_ONLY).map((file) => `/test/e2e/${file.replace(/\./g, '\\.')}$`)],
+};

@@ -1,0 +1,11 @@
+import { run } from './global-setup-pgbouncer';
+import globalTeardown from './global-teardown';
+
+/** The usual teardown (through PgBouncer), then PgBouncer stops. */
+export default async function globalTeardownThroughPgBouncer(): Promise<void> {
+  try {
+    await globalTeardown();
+  } finally {
+    await run.pgbouncer?.stop();
+  }
+}
