@@ -8,6 +8,7 @@ import { webhookFanout } from './s5-webhook-fanout';
 import { deliveryLatency } from './s6-delivery-latency';
 import { memory } from './s7-memory';
 import { jobCreate } from './s8-job-create';
+import { bigTables } from './s9-big-tables';
 
 /**
  * Every scenario of `npm run bench`, in the order they run. A scenario not built yet stays here
@@ -61,6 +62,12 @@ export const SCENARIOS: Scenario[] = [
     title: 'POST /v1/jobRequests with three checklists of 20 tasks, median at 10 connections',
     goal: 'within 3x of S3',
     run: jobCreate,
+  },
+  {
+    id: 'S9',
+    title: 'events feed and delivery log pages at 10,000,000 rows (BENCH_S9_ROWS) vs 10,000; S2 during retention',
+    goal: 'pages within 1.25x; S2 ≥ 0.9x',
+    run: bigTables,
   },
   // Last: it stops the shared API to measure a fresh one.
   {

@@ -31,7 +31,27 @@ export async function migrate(config: Pick<AppConfig, 'databaseUrl' | 'isProduct
   }
 }
 
-if (require.main === module) {
+/** Reverts the last migration applied (its `down`, in a transaction); returns its name, undefined when none was applied. */
+export async function revertLast(config: Pick<AppConfig, 'databaseUrl'>): Promise<string | undefined> {
+  const dataSource = await migrationDataSource(config).initialize();
+  try {
+    const [last] = await dataSource.query(`SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1`);
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    return last?.name;
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+if (require.main === module && process.argv[2] === '--revert-last') {
+  const config = loadConfigOrExit();
+  revertLast(config)
+    .then((name) => process.stdout.write(name ? `Reverted migration: ${name}\n` : 'No migration to revert\n'))
+    .catch((error: Error) => {
+      process.stderr.write(`Revert failed: ${error.message}\n`);
+      process.exit(1);
+    });
+} else if (require.main === module) {
   const config = loadConfigOrExit();
   migrate(config)
     .then((applied) => {

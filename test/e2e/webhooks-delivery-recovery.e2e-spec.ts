@@ -11,7 +11,7 @@ import { WebhookDispatchProcessor } from '../../src/modules/webhooks/dispatch/we
 import { WEBHOOK_DELIVERY_QUEUE, WebhookQueue } from '../../src/modules/webhooks/webhook-queue.service';
 import { WebhookRetentionService } from '../../src/modules/webhooks/maintenance/webhook-retention.service';
 import { WebhookSweepService } from '../../src/modules/webhooks/maintenance/webhook-sweep.service';
-import { newId } from '../../src/platform/ids/ids';
+import { newId, newIdAt } from '../../src/platform/ids/ids';
 import { Scheduler } from '../../src/platform/scheduling/scheduler';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { dropRedisPrefix } from '../support/test-env';
@@ -50,7 +50,8 @@ describe('webhook delivery recovery', () => {
     eventName: string,
     extra: { createdAt?: string; dispatched?: boolean } = {},
   ): Promise<string> {
-    const id = newId('event');
+    // A row of the past has an id of its time: the id places it in its time partition (retention drops those).
+    const id = extra.createdAt ? newIdAt('event', new Date(extra.createdAt)) : newId('event');
     await db.query(
       `INSERT INTO events (id, account_id, event_name, client_request_id, api_request_id, results, created_at, dispatched_at)
        VALUES ($1, $2, $3, 'client_sql', 'req_sql', '[{"via":"sql"}]', COALESCE($4::timestamptz, now()), CASE WHEN $5 THEN now() END)`,
@@ -267,7 +268,7 @@ describe('webhook delivery recovery', () => {
     const oldEvent = await insertEvent(own.accountId, 'property.create', { createdAt: at(91), dispatched: true });
     const newEvent = await insertEvent(own.accountId, 'property.create', { createdAt: at(89), dispatched: true });
     const delivery = async (eventId: string, daysAgo: number) => {
-      const id = newId('delivery');
+      const id = newIdAt('delivery', new Date(at(daysAgo)));
       await db.query(
         `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, status, created_at)
          VALUES ($1, $2, $3, $4, 'property.create', 'delivered', $5)`,
@@ -277,7 +278,7 @@ describe('webhook delivery recovery', () => {
     };
     const oldDelivery = await delivery(oldEvent, 91);
     const newDelivery = await delivery(newEvent, 89);
-    const oldTest = newId('delivery');
+    const oldTest = newIdAt('delivery', new Date(at(95)));
     await db.query(
       `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_name, test, test_payload, status, created_at)
        VALUES ($1, $2, $3, 'x.y', true, '{}', 'delivered', $4)`,

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { DEVELOPMENT_KEYRING } from '../../src/config/keyring';
 import { WebhookDeliveryService } from '../../src/modules/webhooks/delivery/webhook-delivery.service';
 import { newSigningSecret } from '../../src/modules/webhooks/subscriptions/webhook-subscription.rules';
-import { newId } from '../../src/platform/ids/ids';
+import { newId, newIdAt } from '../../src/platform/ids/ids';
 import { PeriodicTaskLock } from '../../src/platform/scheduling/periodic-task-lock';
 import { Scheduler } from '../../src/platform/scheduling/scheduler';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
@@ -66,6 +66,7 @@ describe('webhook periodic tasks', () => {
   it('runs the sweep, retention and the secrets upkeep in the worker, with nothing scheduled in Redis', async () => {
     expect(worker.ctx.get(Scheduler).taskNames().sort()).toEqual([
       'legacy-batch-retention',
+      'partition-upkeep',
       'webhook-retention',
       'webhook-secrets',
       'webhook-sweep',
@@ -111,9 +112,15 @@ describe('webhook periodic tasks', () => {
   it('deletes rows past the 90-day retention through the scheduled job', async () => {
     const sub = await subscribe(api, `${receiver.url}/retention`);
     const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600 * 1000).toISOString();
-    const [oldEvent, newEvent, oldDelivery, newDelivery] = [newId('event'), newId('event'), newId('delivery'), newId('delivery')];
-    // Each event with its delivery in one statement: the retention task runs every 300 ms and would
-    // otherwise delete the old event between two inserts, failing the delivery's foreign key.
+    // Rows of the past have ids of their time: the id places a row in its time partition.
+    const [oldEvent, newEvent, oldDelivery, newDelivery] = [
+      newIdAt('event', new Date(daysAgo(91))),
+      newIdAt('event', new Date(daysAgo(89))),
+      newIdAt('delivery', new Date(daysAgo(91))),
+      newIdAt('delivery', new Date(daysAgo(89))),
+    ];
+    // Each event with its delivery in one statement: the retention task runs every 300 ms and could
+    // otherwise delete the old event before its delivery is written.
     for (const [eventId, deliveryId, days] of [
       [oldEvent, oldDelivery, 91],
       [newEvent, newDelivery, 89],

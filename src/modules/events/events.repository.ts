@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { createPartitions, deleteDefaultRowsBefore, dropPartitionsBefore, PartitionedTable } from '../../platform/database/partitions';
 import { EventEntity } from './event.entity';
+
+/** The event log is range-partitioned by week on its id (migration PartitionedEventLog, docs/events.md). */
+const EVENTS_TABLE: PartitionedTable = { table: 'events', idPrefix: 'evt' };
 
 /**
  * Event-log queries. The feed is ordered by (writing transaction id, id) and only
@@ -77,13 +81,19 @@ export class EventsRepository {
     return Number(rows[0]?.age ?? 0);
   }
 
-  /** Retention: deletes one batch of events created before `cutoff` (their deliveries go by FK cascade); returns the count. */
-  async deleteBatchCreatedBefore(cutoff: Date, batchSize: number): Promise<number> {
-    const result: [unknown[], number] = await this.dataSource.query(
-      `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < $1 LIMIT $2)`,
-      [cutoff, batchSize],
-    );
-    return result[1];
+  /** Partition upkeep: the event log's partitions for ids minted in [from, to] (partitions.rules.ts); returns those created. */
+  createPartitions(from: Date, to: Date): Promise<string[]> {
+    return createPartitions(this.dataSource, EVENTS_TABLE, from, to);
+  }
+
+  /** Retention: drops the event log's partitions whose week ended by `cutoff`; returns their names. */
+  async dropPartitionsBefore(cutoff: Date): Promise<string[]> {
+    return (await dropPartitionsBefore(this.dataSource, EVENTS_TABLE, cutoff)).map((p) => p.name);
+  }
+
+  /** Retention of the default partition (empty in normal operation): one batch of its events minted before `cutoff`; returns the count. */
+  deleteDefaultBatchBefore(cutoff: Date, batchSize: number): Promise<number> {
+    return deleteDefaultRowsBefore(this.dataSource, EVENTS_TABLE, 'id', cutoff, batchSize);
   }
 
   /** The feed position of an event of this account, or undefined when it does not exist (anymore). */

@@ -88,8 +88,17 @@ export class EventsService {
     return this.repository.windowAfter(accountId, window, after, take);
   }
 
-  deleteBatchCreatedBefore(cutoff: Date, batchSize: number): Promise<number> {
-    return this.repository.deleteBatchCreatedBefore(cutoff, batchSize);
+  // The event log's time partitions (worker: partition upkeep and retention; docs/events.md).
+  createPartitions(from: Date, to: Date): Promise<string[]> {
+    return this.repository.createPartitions(from, to);
+  }
+
+  dropPartitionsBefore(cutoff: Date): Promise<string[]> {
+    return this.repository.dropPartitionsBefore(cutoff);
+  }
+
+  deleteDefaultBatchBefore(cutoff: Date, batchSize: number): Promise<number> {
+    return this.repository.deleteDefaultBatchBefore(cutoff, batchSize);
   }
 
   /** GET /v1/events: the account's events oldest first; `after` is the last id of the previous page. */

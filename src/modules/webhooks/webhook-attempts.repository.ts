@@ -38,6 +38,9 @@ export interface RecordAttemptResult {
 }
 
 /**
+ * Statements that join a batch of ids also say `id = ANY(<the ids>)`: webhook_deliveries is partitioned
+ * by id, and only a condition on the id itself lets the planner read just the partitions holding them.
+ *
  * An attempt's life in webhook_deliveries: claimed for sending (so each attempt goes out once), its
  * claim renewed while it runs or given back when it is not sent, recorded with the subscription's
  * failure counter, or found lost when its claim ran out unrecorded.
@@ -62,7 +65,7 @@ export class WebhookAttemptsRepository {
          UPDATE webhook_deliveries d
             SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $3::float8 / 1000)
            FROM unnest($1::text[], $2::int[]) AS i(id, expected)
-          WHERE d.id = i.id AND d.status = 'pending' AND d.attempt_count = i.expected AND d.in_flight_until IS NULL
+          WHERE d.id = i.id AND d.id = ANY($1::text[]) AND d.status = 'pending' AND d.attempt_count = i.expected AND d.in_flight_until IS NULL
          RETURNING d.id, d.account_id, d.subscription_id, d.event_id, d.event_name, d.test, d.test_payload, d.status,
                    d.attempt_count, d.retry_base, d.created_at
        )
@@ -97,7 +100,7 @@ export class WebhookAttemptsRepository {
     await this.dataSource.query(
       `UPDATE webhook_deliveries d SET in_flight_since = NULL, in_flight_until = NULL
          FROM unnest($1::text[], $2::int[]) AS i(id, expected)
-        WHERE d.id = i.id AND d.status = 'pending' AND d.attempt_count = i.expected`,
+        WHERE d.id = i.id AND d.id = ANY($1::text[]) AND d.status = 'pending' AND d.attempt_count = i.expected`,
       [inputs.map((input) => input.id), inputs.map((input) => input.expectedAttemptCount)],
     );
   }
@@ -223,7 +226,7 @@ export class WebhookAttemptsRepository {
                 in_flight_until = NULL,
                 snippets_expire_at = COALESCE(wd.snippets_expire_at, i.snippet_expires_at)
            FROM input i
-          WHERE wd.id = i.id AND wd.status = 'pending' AND wd.attempt_count = i.expected AND ${claimCondition('i.claim', 'wd.')}
+          WHERE wd.id = i.id AND wd.id = ANY($2::text[]) AND wd.status = 'pending' AND wd.attempt_count = i.expected AND ${claimCondition('i.claim', 'wd.')}
          RETURNING wd.id, wd.subscription_id, i.reset, i.expected
        ), s AS (
          UPDATE webhook_subscriptions ws SET consecutive_failures = 0
@@ -231,7 +234,7 @@ export class WebhookAttemptsRepository {
          RETURNING ws.id
        )
        SELECT d.id, d.expected FROM d`,
-      [JSON.stringify(payload)],
+      [JSON.stringify(payload), inputs.map((input) => input.id)],
     );
     // A duplicate of the same attempt within one batch counts as not recorded (DISTINCT ON kept one).
     const recorded = new Set(rows.map((r: { id: string; expected: number }) => `${r.id}.${r.expected}`));

@@ -2,6 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryStatus } from './webhook-delivery.entity';
 import { DeliveryRecord, DeliveryRow, toDeliveryRow } from './webhook-delivery.row';
+import { createPartitions, deleteDefaultRowsBefore, dropPartitionsBefore, PartitionedTable } from '../../platform/database/partitions';
+
+/**
+ * Deliveries are range-partitioned by week on their own id, their keys (one per event and subscription)
+ * on the event's id (migration PartitionedEventLog, docs/webhooks.md).
+ */
+const DELIVERIES: PartitionedTable = { table: 'webhook_deliveries', idPrefix: 'whd' };
+const DELIVERY_KEYS: PartitionedTable = { table: 'webhook_delivery_keys', idPrefix: 'evt' };
 
 /** A delivery names its subscription (ON DELETE CASCADE): an insert racing the subscription's deletion fails on it. */
 export const DELIVERY_SUBSCRIPTION_CONSTRAINT = 'webhook_deliveries_subscription_id_fkey';
@@ -68,13 +76,22 @@ export class WebhookDeliveriesRepository {
   ): Promise<Array<{ id: string; subscriptionId: string }>> {
     if (rows.length === 0) return [];
     const sorted = [...rows].sort((a, b) => cmp(a.eventId, b.eventId) || cmp(a.subscriptionId, b.subscriptionId));
+    // The key claims the (event, subscription) pair (webhook_delivery_keys: the unique constraint a
+    // partitioned webhook_deliveries cannot hold); only pairs claimed here get their delivery.
     const inserted = await manager.query(
-      `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, status, next_retry_at)
+      `WITH x AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
+             AS x(id, account_id, subscription_id, event_id, event_name, n)
+       ), claimed AS (
+         INSERT INTO webhook_delivery_keys (account_id, event_id, subscription_id, delivery_id)
+         SELECT account_id, event_id, subscription_id, id FROM x ORDER BY n
+         ON CONFLICT (account_id, event_id, subscription_id) DO NOTHING
+         RETURNING delivery_id
+       )
+       INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, status, next_retry_at)
        SELECT id, account_id, subscription_id, event_id, event_name, false, 'pending', now()
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
-              AS x(id, account_id, subscription_id, event_id, event_name, n)
+         FROM x WHERE id IN (SELECT delivery_id FROM claimed)
         ORDER BY n
-       ON CONFLICT (event_id, subscription_id) WHERE event_id IS NOT NULL DO NOTHING
        RETURNING id, subscription_id`,
       [
         sorted.map((r) => r.id),
@@ -186,13 +203,30 @@ export class WebhookDeliveriesRepository {
     return affected > 0;
   }
 
-  /** Retention: deletes one batch of deliveries created before `cutoff`; returns the count. */
-  async deleteBatchCreatedBefore(cutoff: Date, batchSize: number): Promise<number> {
-    const result: [unknown[], number] = await this.dataSource.query(
-      `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE created_at < $1 LIMIT $2)`,
-      [cutoff, batchSize],
-    );
-    return result[1];
+  /** Partition upkeep: the partitions of the deliveries and of their keys for ids minted in [from, to]; returns those created. */
+  async createPartitions(from: Date, to: Date): Promise<string[]> {
+    return [
+      ...(await createPartitions(this.dataSource, DELIVERIES, from, to)),
+      ...(await createPartitions(this.dataSource, DELIVERY_KEYS, from, to)),
+    ];
+  }
+
+  /**
+   * Retention: drops the partitions of the deliveries (by the delivery's week) and of their keys (by
+   * the event's week) that ended by `cutoff`; returns their names.
+   */
+  async dropPartitionsBefore(cutoff: Date): Promise<string[]> {
+    const dropped = [
+      ...(await dropPartitionsBefore(this.dataSource, DELIVERIES, cutoff)),
+      ...(await dropPartitionsBefore(this.dataSource, DELIVERY_KEYS, cutoff)),
+    ];
+    return dropped.map((p) => p.name);
+  }
+
+  /** Retention of the default partitions (empty in normal operation): one batch of rows minted before `cutoff` from each; returns the deliveries deleted. */
+  async deleteDefaultBatchBefore(cutoff: Date, batchSize: number): Promise<number> {
+    await deleteDefaultRowsBefore(this.dataSource, DELIVERY_KEYS, 'event_id', cutoff, batchSize);
+    return deleteDefaultRowsBefore(this.dataSource, DELIVERIES, 'id', cutoff, batchSize);
   }
 }
 

@@ -125,8 +125,9 @@ export class WebhookReplaysRepository {
   ): Promise<Map<string, DeliveryStatus>> {
     if (eventIds.length === 0) return new Map();
     const rows: Array<{ event_id: string; status: DeliveryStatus }> = await manager.query(
-      `SELECT event_id, status FROM webhook_deliveries
-        WHERE event_id = ANY($1::text[]) AND subscription_id = $2 AND account_id = $3`,
+      `SELECT k.event_id, d.status FROM webhook_delivery_keys k
+         JOIN webhook_deliveries d ON d.id = k.delivery_id AND d.account_id = k.account_id
+        WHERE k.account_id = $3 AND k.event_id = ANY($1::text[]) AND k.subscription_id = $2`,
       [eventIds, subscriptionId, accountId],
     );
     return new Map(rows.map((r) => [r.event_id, r.status]));
@@ -144,15 +145,32 @@ export class WebhookReplaysRepository {
   ): Promise<Array<{ id: string; eventId: string; attemptCount: number }>> {
     if (rows.length === 0) return [];
     const opened: Array<{ id: string; event_id: string; attempt_count: number }> = await manager.query(
-      `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, status, next_retry_at, replay_id)
-       SELECT id, account_id, subscription_id, event_id, event_name, false, 'pending', due_at, $7
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
-              AS x(id, account_id, subscription_id, event_id, event_name, due_at)
-       ON CONFLICT (event_id, subscription_id) WHERE event_id IS NOT NULL DO UPDATE
-          SET status = 'pending', next_retry_at = EXCLUDED.next_retry_at, retry_base = webhook_deliveries.attempt_count,
-              replay_id = EXCLUDED.replay_id
-        WHERE webhook_deliveries.status <> 'pending'
-       RETURNING id, event_id, attempt_count`,
+      // The pair's key (webhook_delivery_keys) says whether the event has a delivery for the subscription:
+      // claimed here, a new delivery; taken, its delivery opened again unless it is pending. A key whose
+      // delivery is gone (deleted on its own) is taken over by the new delivery.
+      `WITH x AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[]) WITH ORDINALITY
+             AS x(id, account_id, subscription_id, event_id, event_name, due_at, n)
+       ), claimed AS (
+         INSERT INTO webhook_delivery_keys AS k (account_id, event_id, subscription_id, delivery_id)
+         SELECT account_id, event_id, subscription_id, id FROM x ORDER BY n
+         ON CONFLICT (account_id, event_id, subscription_id) DO UPDATE SET delivery_id = EXCLUDED.delivery_id
+          WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = k.delivery_id)
+         RETURNING k.delivery_id
+       ), inserted AS (
+         INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, status, next_retry_at, replay_id)
+         SELECT id, account_id, subscription_id, event_id, event_name, false, 'pending', due_at, $7
+           FROM x WHERE id IN (SELECT delivery_id FROM claimed)
+         RETURNING id, event_id, attempt_count
+       ), reopened AS (
+         UPDATE webhook_deliveries d
+            SET status = 'pending', next_retry_at = x.due_at, retry_base = d.attempt_count, replay_id = $7
+           FROM x JOIN webhook_delivery_keys k
+                ON k.account_id = x.account_id AND k.event_id = x.event_id AND k.subscription_id = x.subscription_id
+          WHERE d.id = k.delivery_id AND d.account_id = x.account_id AND d.status <> 'pending'
+         RETURNING d.id, d.event_id, d.attempt_count
+       )
+       SELECT * FROM inserted UNION ALL SELECT * FROM reopened`,
       [
         rows.map((r) => r.id),
         rows.map((r) => r.accountId),

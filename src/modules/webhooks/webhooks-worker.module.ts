@@ -15,6 +15,7 @@ import { WebhookDispatchService } from './dispatch/webhook-dispatch.service';
 import { WebhookMaintenanceSchedule } from './maintenance/webhook-maintenance.schedule';
 import { WebhookQueueModule } from './webhook-queue.module';
 import { WebhookRetentionService } from './maintenance/webhook-retention.service';
+import { PartitionUpkeepService } from './maintenance/partition-upkeep.service';
 import { WebhookSweepService } from './maintenance/webhook-sweep.service';
 import { WebhookSecretsService } from './maintenance/webhook-secrets.service';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -46,6 +47,7 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     WebhookPoster,
     WebhookSweepService,
     WebhookRetentionService,
+    PartitionUpkeepService,
     WebhookDispatchProcessor,
     WebhookDeliveryProcessor,
     WebhookMaintenanceSchedule,

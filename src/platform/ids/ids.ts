@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { monotonicFactory } from 'ulid';
+import { decodeTime, encodeTime, monotonicFactory, ulid } from 'ulid';
 
 /**
  * Every id the service mints: a resource prefix and a ULID. ULIDs sort by creation
@@ -51,6 +51,29 @@ const nextUlid = monotonicFactory(pooledRandom());
 
 export function newId(kind: IdKind): string {
   return `${ID_PREFIX[kind]}_${nextUlid()}`;
+}
+
+/**
+ * An id whose time part is `at` (not monotonic): seeding rows of the past (tests, benchmarks), where
+ * the id's time is the row's age, which is what places it in its time partition.
+ */
+export function newIdAt(kind: IdKind, at: Date): string {
+  return `${ID_PREFIX[kind]}_${ulid(at.getTime(), pooledRandom(64))}`;
+}
+
+/** The first id of any kind minted at or after `at` (a partition bound): the prefix and the ULID's time, nothing after. */
+export function idBoundAt(prefix: string, at: Date): string {
+  return `${prefix}_${encodeTime(at.getTime(), 10)}`;
+}
+
+/** When the id was minted (its ULID's time); undefined for a value that is not a prefixed ULID. */
+export function idTime(id: string): Date | undefined {
+  const ulidPart = id.slice(id.indexOf('_') + 1);
+  try {
+    return new Date(decodeTime(ulidPart));
+  } catch {
+    return undefined;
+  }
 }
 
 const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';

@@ -3,6 +3,7 @@ import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { ScheduledTasks } from '../../../platform/scheduling/scheduled-tasks';
 import { PeriodicTask, Scheduler } from '../../../platform/scheduling/scheduler';
+import { PartitionUpkeepService } from './partition-upkeep.service';
 import { WebhookRetentionService } from './webhook-retention.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { WebhookSweepService } from './webhook-sweep.service';
@@ -10,10 +11,11 @@ import { WebhookSweepService } from './webhook-sweep.service';
 export const SWEEP_TASK = 'webhook-sweep';
 export const RETENTION_TASK = 'webhook-retention';
 export const SECRETS_TASK = 'webhook-secrets';
+export const PARTITIONS_TASK = 'partition-upkeep';
 
 /**
- * The engine's periodic work (worker only): the dispatch/retry sweep, retention and the upkeep of
- * stored secrets, on the in-process
+ * The engine's periodic work (worker only): the dispatch/retry sweep, retention, the upkeep of the
+ * time partitions and of stored secrets, on the in-process
  * scheduler (once per interval across all workers; an interval of 0 leaves the task out, as tests that
  * share one database with other files do, calling the services directly).
  */
@@ -25,6 +27,7 @@ export class WebhookMaintenanceSchedule extends ScheduledTasks {
     private readonly sweeper: WebhookSweepService,
     private readonly retention: WebhookRetentionService,
     private readonly secrets: WebhookSecretsService,
+    private readonly partitions: PartitionUpkeepService,
   ) {
     super(scheduler);
   }
@@ -34,6 +37,8 @@ export class WebhookMaintenanceSchedule extends ScheduledTasks {
     return [
       { name: SWEEP_TASK, intervalMs: sweepIntervalMs, run: () => this.sweeper.sweep() },
       { name: RETENTION_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.retention.run({ signal }) },
+      // The event log's and the deliveries' time partitions, four weeks ahead (docs/operations.md).
+      { name: PARTITIONS_TASK, intervalMs: retentionIntervalMs, run: () => this.partitions.run() },
       // Stored secrets' upkeep: previous secrets past their overlap, secrets not sealed with the current key.
       { name: SECRETS_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.secrets.run({ signal }) },
     ];
