@@ -6,6 +6,7 @@ import { AppConfig, loadConfigOrExit } from './config/config';
 import { startWorkerMetricsServer } from './worker-metrics';
 import { WorkerModule } from './worker.module';
 import type { Server } from 'node:http';
+import { Worker as Thread } from 'node:worker_threads';
 
 /**
  * How long a stopping worker may take: its attempts in flight finish and record (up to
@@ -43,6 +44,7 @@ async function shutdown(
     logger.error({ signal, timeoutMs }, 'worker shutdown took too long: exiting with work unfinished');
     process.exit(1);
   }, timeoutMs);
+  killIfStuck(timeoutMs + STUCK_GRACE_MS);
   try {
     await app.close();
   } catch (error) {
@@ -50,6 +52,25 @@ async function shutdown(
   }
   clearTimeout(deadline);
   process.exit(0);
+}
+
+/** How long past its deadline a shutdown whose own deadline could not fire is left before SIGKILL. */
+const STUCK_GRACE_MS = 5_000;
+
+/**
+ * The backstop of the shutdown deadline: a thread of its own SIGKILLs the process after `ms`. The
+ * deadline above is a timer of the main thread, which a loop there that never yields (a promise loop
+ * included) keeps from ever firing; this thread's timer is not held up by it, nor does it keep the
+ * process alive. It writes its line to stderr directly: the main thread would never flush it.
+ */
+function killIfStuck(ms: number): void {
+  const watchdog = `
+    const { writeSync } = require('node:fs');
+    setTimeout(() => {
+      writeSync(2, 'worker shutdown stuck past its deadline (the main thread never yielded): SIGKILL\\n');
+      process.kill(process.pid, 'SIGKILL');
+    }, ${ms});`;
+  new Thread(watchdog, { eval: true }).unref();
 }
 
 bootstrap().catch((error: Error) => {

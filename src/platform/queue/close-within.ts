@@ -15,6 +15,7 @@ export interface Closable {
  * said below when Redis goes away while the close is under way.
  */
 export async function closeWithin(target: Closable, withinMs: number): Promise<boolean> {
+  endRetriesOnceDropped(target);
   const connections = connectionsOf(target);
   // A close is started only while every connection is up. Closed while still connecting, BullMQ emits
   // the aborted connect as an error nobody hears any more (an unhandled rejection). And a worker's
@@ -35,6 +36,7 @@ export async function closeWithin(target: Closable, withinMs: number): Promise<b
     // would leave a worker's blocking connection open). The close itself never ends then, and a
     // worker keeps its lock-renewal and stalled-check timers, which BullMQ stops at its end: the
     // worker process exits without waiting for them.
+    dropped.add(target);
     for (const connection of connections) connection.disconnect(false).catch(() => undefined);
     return false;
   }
@@ -44,10 +46,38 @@ export async function closeWithin(target: Closable, withinMs: number): Promise<b
   // after app.close()). A forced close drops the connections without waiting (a worker's running
   // jobs go on and record in PostgreSQL) and stops a worker's timers; a connect it aborts can still
   // end in an error after BullMQ removed its listeners: it is heard here instead of going unhandled.
+  dropped.add(target);
   const forced = target.close(true).finally(() => connections.forEach((connection) => connection.on('error', () => undefined)));
   await within(forced, FORCED_CLOSE_WITHIN_MS);
   return false;
 }
+
+/** Queues and workers whose connections closeWithin dropped: a command of theirs can never succeed again. */
+const dropped = new WeakSet<Closable>();
+
+/** The error a dropped worker's retries end with: not a connection error, so BullMQ does not retry it. */
+const DROPPED_MESSAGE = 'its Redis connections were dropped at shutdown';
+
+/**
+ * Makes a BullMQ worker give up a command once closeWithin dropped its connections. BullMQ retries a
+ * command that failed on a connection error (retryIfFailed, a private method), and while the worker
+ * is closing it retries at once and forever: a job that finished after its connections were dropped
+ * retried recording its completion on "Connection is closed." in a promise loop that starved timers
+ * and I/O, so the worker process never exited. Each attempt is checked, so retries already under way
+ * end too: the job stays active in Redis, as after a crash, for the stalled check to take back.
+ * Called when the worker is registered for shutdown (QueueShutdown) and again by closeWithin; once each.
+ */
+export function endRetriesOnceDropped(target: Closable): void {
+  const worker = target as unknown as { retryIfFailed?: RetryIfFailed; [GUARDED]?: true };
+  const retryIfFailed = worker.retryIfFailed;
+  if (typeof retryIfFailed !== 'function' || worker[GUARDED]) return;
+  worker[GUARDED] = true;
+  worker.retryIfFailed = (attempt, options) =>
+    retryIfFailed.call(worker, () => (dropped.has(target) ? Promise.reject(new Error(DROPPED_MESSAGE)) : attempt()), options);
+}
+
+type RetryIfFailed = (attempt: () => Promise<unknown>, options: unknown) => Promise<unknown>;
+const GUARDED = Symbol('endRetriesOnceDropped');
 
 /** Resolves once the connection's client is up now (not only once was), or rejects when `signal` aborts. */
 async function connectedNow(connection: BullMqConnection, signal: AbortSignal): Promise<void> {

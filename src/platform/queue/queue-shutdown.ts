@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Closable, closeWithin } from './close-within';
+import { Closable, closeWithin, endRetriesOnceDropped } from './close-within';
 
 /** How long a producer queue may take to close at shutdown (never waiting on a Redis that is down). */
 export const QUEUE_CLOSE_WITHIN_MS = 2_000;
@@ -16,6 +16,7 @@ export class QueueShutdown implements OnModuleDestroy, BeforeApplicationShutdown
   private readonly queues: Array<[Closable, number]> = [];
 
   closeWorkerOnShutdown(worker: Closable, withinMs: number): void {
+    endRetriesOnceDropped(worker);
     this.workers.push([worker, withinMs]);
   }
 
