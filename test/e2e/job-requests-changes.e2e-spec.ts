@@ -282,7 +282,7 @@ describe('job requests: host changes', () => {
       expect(failed).toMatchObject({ status: 'failed', description: null });
       // The same again changes nothing: the same answer, no event.
       expect((await pay(job.jobRequestId, { status: 'failed' }).expect(200)).body).toEqual(failed);
-      const events = await eventsOf(job.jobRequestId, 'jobRequest.paymentStatusChanged');
+      const events = await eventsOf(job.jobRequestId, 'jobRequest.paymentStatusChanged', 2);
       expect(events.filter((e) => e.eventName === 'jobRequest.paymentStatusChanged').map((e) => e.results)).toEqual([[res.body], [failed]]);
       expect((await api.get(`/v1/jobRequests/${job.jobRequestId}`)).body).toEqual(job);
     });
