@@ -1,4 +1,4 @@
-import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { McpExchangeService } from './mcp-exchange.service';
 import { McpMethodsMiddleware } from './mcp-methods.middleware';
 import { McpController } from './mcp.controller';
@@ -12,6 +12,8 @@ import { McpModule } from './mcp.module';
 })
 export class McpHttpModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(McpMethodsMiddleware).forRoutes({ path: 'v1/mcp', method: RequestMethod.ALL });
+    // Mounted like the app's own middleware (a prefix `use`, one path check per request): an exact path would be
+    // mounted as a route for every method, and those would be routes of the API without an operation.
+    consumer.apply(McpMethodsMiddleware).forRoutes('*path');
   }
 }

@@ -11,7 +11,8 @@ import { MCP_PATH } from './mcp-tools.service';
 @Injectable()
 export class McpMethodsMiddleware implements NestMiddleware {
   use(req: Request, res: Response, next: NextFunction): void {
-    if (req.path !== MCP_PATH || req.method === 'POST') return next();
+    // originalUrl: under a `use` mount, req.path is relative to the mount point.
+    if (req.method === 'POST' || req.originalUrl.split('?')[0] !== MCP_PATH) return next();
     res.setHeader('Allow', 'POST');
     // Thrown, not passed to next(): Nest's exception handling (the ProblemFilter) catches what middleware throws.
     throw new DomainError(
