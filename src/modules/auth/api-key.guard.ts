@@ -44,7 +44,8 @@ export class ApiKeyGuard implements CanActivate {
     const req = http.getRequest<ApiRequest>();
     // x-api-key first; the MCP endpoint also reads `Authorization: Bearer` (what MCP clients send).
     const presented =
-      req.headers['x-api-key'] ?? (this.flag(BEARER_KEY_ACCEPTED, this.bearerHandlers, context) ? bearerKeyOf(req.headers.authorization) : undefined);
+      req.headers['x-api-key'] ??
+      (this.flag(BEARER_KEY_ACCEPTED, this.bearerHandlers, context) ? bearerKeyOf(req.headers.authorization) : undefined);
     if (!looksLikeApiKey(presented)) return this.refuse(clientAddressKey(req.ip));
 
     const keyHash = hashApiKey(presented);

@@ -130,7 +130,12 @@ export class PropertiesRepository {
   }
 
   /** A keyset page by id with each property's pictures (index properties_account_id_idx); `take` is limit + 1. */
-  async listPage(accountId: string, afterId: string | undefined, take: number, filter: PropertyFilter = {}): Promise<PropertyWithPictures[]> {
+  async listPage(
+    accountId: string,
+    afterId: string | undefined,
+    take: number,
+    filter: PropertyFilter = {},
+  ): Promise<PropertyWithPictures[]> {
     if (filter.name !== undefined || filter.sourceId !== undefined) {
       const values = [accountId, afterId ?? null, filter.name === undefined ? null : likePart(filter.name), filter.sourceId ?? null, take];
       const filtered: SelectedRow[] = await this.dataSource.query(FILTERED_PAGE, values);

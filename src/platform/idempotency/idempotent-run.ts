@@ -71,7 +71,12 @@ async function releaseFailed(store: IdempotencyStore, claim: IdempotencyClaim): 
  * once (rather than blocking the key with 409s until it counts as abandoned) and the bug logged.
  * The client still gets its answer; a retry with the key would run the use case again.
  */
-async function releaseUnanswered(store: IdempotencyStore, logger: Logger, claim: IdempotencyClaim, request: IdempotentRequest): Promise<void> {
+async function releaseUnanswered(
+  store: IdempotencyStore,
+  logger: Logger,
+  claim: IdempotencyClaim,
+  request: IdempotentRequest,
+): Promise<void> {
   try {
     if (await store.release(claim)) {
       logger.error(`${request.describe()} succeeded without Tx.respond: no response stored for its Idempotency-Key`);
