@@ -351,6 +351,10 @@ describe('MCP server (/v1/mcp)', () => {
     expectProblem(await rawPost(t, { authorization: `Bearer ${doomed.apiKey}` }), 401, 'unauthorized');
     await expect(connect(t, { bearer: doomed.apiKey })).rejects.toThrow(/401/);
 
+    // A legacy key authenticates the Platform API until the sunset (spec 5.6), and so this endpoint.
+    const legacy = await t.app.get(AccountsService).issueKey(account.accountId, 'legacy');
+    expect((await rawPost(t, { authorization: `Bearer ${legacy.apiKey}` }).expect(200)).body.result.tools).toHaveLength(TOOLS.length);
+
     const lapsed = await createAccount(t);
     await t.app.get(AccountsService).setSubscriptionStatus(lapsed.accountId, 'inactive');
     expectProblem(await rawPost(t, { 'x-api-key': lapsed.apiKey }), 403, 'subscription_inactive');
