@@ -2,10 +2,12 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The SDK is an npm workspace of the same lock file: npm ci needs its manifest (the image does not build it).
+COPY clients/typescript/package.json ./clients/typescript/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+RUN npm run build:api && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production

@@ -35,7 +35,7 @@ const moduleBoundaries = [0, 1, 2, 3].map((depth) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'coverage/**', 'var/**'] },
+  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'coverage/**', 'var/**', 'clients/*/dist/**', 'clients/*/src/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

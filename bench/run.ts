@@ -136,7 +136,7 @@ async function main(): Promise<void> {
   const chosen = SCENARIOS.filter((s) => requested.length === 0 || requested.includes(s.id));
 
   process.stderr.write('building dist/ ...\n');
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync('npm', ['run', 'build:api', '--silent'], { cwd: ROOT, stdio: 'inherit' });
   await dropBenchDatabase();
   await clearRedisPrefix();
   await migrate({ databaseUrl: BENCH_DATABASE_URL, isProduction: false });

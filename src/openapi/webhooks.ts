@@ -71,7 +71,7 @@ export const WEBHOOK_HEADERS = [
   ),
   headerParam(
     'webhook-signature',
-    "v1,<base64 HMAC-SHA256 of webhook-id.webhook-timestamp.rawBody, keyed with the signingSecret's ASCII bytes>; during a rotation two space-delimited values (new first). Accept if any matches; compare in constant time over the raw bytes.",
+    'v1,<base64 HMAC-SHA256 of webhook-id.webhook-timestamp.rawBody, keyed with the signingSecret\'s ASCII bytes>; during a rotation two space-delimited values (new first). Accept if any matches; compare in constant time over the raw bytes. Extension: a subscription with signatureSchemes ["v1", "v1a"] also gets v1a,<base64 ed25519 signature of the same content> values, verifiable with its publicKey.',
     { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)?$' },
     'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
   ),

@@ -1,3 +1,4 @@
+import { createHmac, createPublicKey, verify } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { EventEntity } from '../../src/modules/events/event.entity';
 import { EventsService } from '../../src/modules/events/events.service';
@@ -58,4 +59,26 @@ export function verifyWithLibrary(request: ReceivedRequest, signingSecret: strin
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers[name] = value;
   return new Webhook(Buffer.from(signingSecret).toString('base64')).verify(request.rawBody, headers);
+}
+
+/** The values of one scheme in a request's webhook-signature header (`v1` or `v1a`), in order, without their prefix. */
+export function signatureValues(request: ReceivedRequest, scheme: 'v1' | 'v1a'): string[] {
+  return String(request.headers['webhook-signature'] ?? '')
+    .split(' ')
+    .filter((value) => value.startsWith(`${scheme},`))
+    .map((value) => value.slice(scheme.length + 1));
+}
+
+/** v1a checked by hand with node:crypto alone: ed25519 of id.timestamp.rawBody under the whpk_ key's 32 raw bytes. */
+export function verifiesV1a(request: ReceivedRequest, signature: string, publicKey: string): boolean {
+  const x = Buffer.from(publicKey.replace(/^whpk_/, ''), 'base64').toString('base64url');
+  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+  const content = `${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.rawBody}`;
+  return verify(null, Buffer.from(content, 'utf8'), key, Buffer.from(signature, 'base64'));
+}
+
+/** v1 checked by hand with node:crypto alone: HMAC-SHA256 keyed by the secret's bytes as returned (spec 6.2). */
+export function v1Signature(request: ReceivedRequest, signingSecret: string): string {
+  const content = `${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.rawBody}`;
+  return createHmac('sha256', Buffer.from(signingSecret, 'utf8')).update(content, 'utf8').digest('base64');
 }

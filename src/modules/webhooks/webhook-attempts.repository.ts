@@ -71,6 +71,7 @@ export class WebhookAttemptsRepository {
        )
        SELECT c.*, true AS in_flight,
               s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at,
+              s.signing_key, s.previous_signing_key,
               s.dark_since IS NOT NULL AS dark
          FROM claimed c
          JOIN webhook_subscriptions s ON s.id = c.subscription_id AND s.account_id = c.account_id`,

@@ -126,6 +126,7 @@ export class WebhookDeliveriesRepository {
       `SELECT d.id, d.account_id, d.subscription_id, d.event_id, d.event_name, d.test, d.test_payload, d.status,
               d.attempt_count, d.retry_base, d.in_flight_until IS NOT NULL AS in_flight, d.created_at,
               s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at,
+              s.signing_key, s.previous_signing_key,
               s.dark_since IS NOT NULL AS dark
          FROM webhook_deliveries d
          JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = d.account_id

@@ -24,6 +24,9 @@ export interface DeliveryRow {
     signingSecret: string | null;
     previousSecret: string | null;
     previousSecretExpiresAt: Date | null;
+    /** v1a (extension): sealed ed25519 private keys; null while v1a is off. */
+    signingKey: string | null;
+    previousSigningKey: string | null;
     /** Disabled by the engine and not delivered to since (its next delivery publishes webhook.recovered). */
     dark: boolean;
   };
@@ -49,6 +52,8 @@ export interface DeliveryRecord {
   signing_secret: string | null;
   previous_secret: string | null;
   previous_secret_expires_at: Date | null;
+  signing_key: string | null;
+  previous_signing_key: string | null;
   dark: boolean;
 }
 
@@ -73,6 +78,8 @@ export function toDeliveryRow(r: DeliveryRecord): DeliveryRow {
       signingSecret: r.signing_secret,
       previousSecret: r.previous_secret,
       previousSecretExpiresAt: r.previous_secret_expires_at,
+      signingKey: r.signing_key ?? null,
+      previousSigningKey: r.previous_signing_key ?? null,
       dark: r.dark === true,
     },
   };

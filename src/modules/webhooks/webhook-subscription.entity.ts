@@ -17,6 +17,12 @@ export class WebhookSubscriptionEntity {
   /** Kept for 24 hours after a rotation so deliveries carry both signatures. */
   @Column({ name: 'previous_secret', type: 'text', nullable: true }) previousSecret: string | null;
   @Column({ name: 'previous_secret_expires_at', type: 'timestamptz', nullable: true }) previousSecretExpiresAt: Date | null;
+  /** v1a (extension): the sealed ed25519 private key; null while v1a is off (the subscription signs with v1 only). */
+  @Column({ name: 'signing_key', type: 'text', nullable: true }) signingKey: string | null;
+  /** The key a rotation replaced, signing beside the new one until previousSecretExpiresAt. */
+  @Column({ name: 'previous_signing_key', type: 'text', nullable: true }) previousSigningKey: string | null;
+  /** `whpk_` + base64 of the raw public key of signingKey; null while v1a is off. */
+  @Column({ name: 'public_key', type: 'text', nullable: true }) publicKey: string | null;
   @Column({ name: 'disabled_reason', type: 'text', nullable: true }) disabledReason: string | null;
   /** Consecutive permanently failed non-test deliveries; 10 disables the subscription. */
   @Column({ name: 'consecutive_failures', type: 'integer' }) consecutiveFailures: number;

@@ -12,6 +12,10 @@ export interface SubscriptionChanges {
   disabledReason?: null;
   consecutiveFailures?: 0;
   backpressureUntil?: null;
+  /** signatureSchemes (extension): a new sealed v1a key and its public key, or nulls to turn v1a off. */
+  signingKey?: string | null;
+  previousSigningKey?: null;
+  publicKey?: string | null;
 }
 
 /** The UNIQUE (account_id, url) constraint: one subscription per URL within an account. */
@@ -56,21 +60,30 @@ export class WebhookSubscriptionsRepository {
 
   /**
    * The current secret becomes the previous one (signing until `previousExpiresAt`) and `secret` the current one,
-   * in one statement. A previous secret still within its 24 hours is dropped: only two secrets ever sign.
+   * in one statement; likewise the v1a key when the subscription has v1a on (`key` is ignored otherwise).
+   * A previous secret still within its 24 hours is dropped: only two secrets ever sign. Returns the
+   * new public key (null with v1a off), or undefined when there is no such subscription.
    */
-  async rotateSecret(accountId: string, id: string, secret: string, previousExpiresAt: Date): Promise<boolean> {
-    const result = await this.subscriptions
-      .createQueryBuilder()
-      .update()
-      .set({
-        previousSecret: () => 'signing_secret',
-        signingSecret: secret,
-        previousSecretExpiresAt: previousExpiresAt,
-        updatedAt: () => 'now()',
-      })
-      .where(`account_id = :accountId AND id = :id AND kind = 'platform'`, { accountId, id })
-      .execute();
-    return (result.affected ?? 0) > 0;
+  async rotateSecret(
+    accountId: string,
+    id: string,
+    secret: string,
+    key: { sealed: string; publicKey: string },
+    previousExpiresAt: Date,
+  ): Promise<{ publicKey: string | null } | undefined> {
+    // A top-level UPDATE: the driver answers [rows, affected]. Right-hand sides read the row as it was.
+    const [rows]: [Array<{ public_key: string | null }>, number] = await this.subscriptions.query(
+      `UPDATE webhook_subscriptions
+          SET previous_secret = signing_secret, signing_secret = $3, previous_secret_expires_at = $4,
+              previous_signing_key = signing_key,
+              signing_key = CASE WHEN signing_key IS NULL THEN NULL ELSE $5 END,
+              public_key = CASE WHEN signing_key IS NULL THEN NULL ELSE $6 END,
+              updated_at = now()
+        WHERE account_id = $1 AND id = $2 AND kind = 'platform'
+        RETURNING public_key`,
+      [accountId, id, secret, previousExpiresAt, key.sealed, key.publicKey],
+    );
+    return rows[0] ? { publicKey: rows[0].public_key } : undefined;
   }
 
   /** The account's legacy webhook (at most one: a partial unique index), if set. */
@@ -167,30 +180,43 @@ export class WebhookSubscriptionsRepository {
     }));
   }
 
-  /** Drops replaced secrets whose 24-hour overlap has ended (they sign nothing any more); returns how many. */
+  /** Drops replaced secrets (and v1a keys) whose 24-hour overlap has ended (they sign nothing any more); returns how many. */
   async clearExpiredPreviousSecrets(): Promise<number> {
     const result = await this.subscriptions
       .createQueryBuilder()
       .update()
-      .set({ previousSecret: null, previousSecretExpiresAt: null })
+      .set({ previousSecret: null, previousSecretExpiresAt: null, previousSigningKey: null })
       .where('previous_secret IS NOT NULL AND previous_secret_expires_at <= now()')
       .execute();
     return result.affected ?? 0;
   }
 
   /**
-   * Subscriptions (any account) with a secret not sealed with the key `keyId` (legacy plaintext, or an
-   * older key), in id order after `afterId`.
+   * Subscriptions (any account) with a secret or v1a key not sealed with the key `keyId` (legacy
+   * plaintext, or an older key), in id order after `afterId`.
    */
   async withSecretsNotSealedBy(keyId: string, afterId: string, limit: number): Promise<StoredSecrets[]> {
     const prefix = `v1.${keyId}.`;
-    const rows: Array<{ id: string; signing_secret: string; previous_secret: string | null }> = await this.subscriptions.query(
-      `SELECT id, signing_secret, previous_secret FROM webhook_subscriptions
-        WHERE id > $2 AND (NOT starts_with(signing_secret, $1) OR NOT starts_with(previous_secret, $1))
+    const rows: Array<{
+      id: string;
+      signing_secret: string;
+      previous_secret: string | null;
+      signing_key: string | null;
+      previous_signing_key: string | null;
+    }> = await this.subscriptions.query(
+      `SELECT id, signing_secret, previous_secret, signing_key, previous_signing_key FROM webhook_subscriptions
+        WHERE id > $2 AND (NOT starts_with(signing_secret, $1) OR NOT starts_with(previous_secret, $1)
+                           OR NOT starts_with(signing_key, $1) OR NOT starts_with(previous_signing_key, $1))
         ORDER BY id LIMIT $3`,
       [prefix, afterId, limit],
     );
-    return rows.map((r) => ({ id: r.id, signingSecret: r.signing_secret, previousSecret: r.previous_secret }));
+    return rows.map((r) => ({
+      id: r.id,
+      signingSecret: r.signing_secret,
+      previousSecret: r.previous_secret,
+      signingKey: r.signing_key,
+      previousSigningKey: r.previous_signing_key,
+    }));
   }
 
   /**
@@ -202,10 +228,13 @@ export class WebhookSubscriptionsRepository {
     const rows = await this.subscriptions.query(
       `WITH changed AS (
          UPDATE webhook_subscriptions s
-            SET signing_secret = c.signing_secret, previous_secret = c.previous_secret
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-                AS c(id, was_signing, was_previous, signing_secret, previous_secret)
+            SET signing_secret = c.signing_secret, previous_secret = c.previous_secret,
+                signing_key = c.signing_key, previous_signing_key = c.previous_signing_key
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+                AS c(id, was_signing, was_previous, signing_secret, previous_secret,
+                     was_key, was_previous_key, signing_key, previous_signing_key)
           WHERE s.id = c.id AND s.signing_secret = c.was_signing AND s.previous_secret IS NOT DISTINCT FROM c.was_previous
+            AND s.signing_key IS NOT DISTINCT FROM c.was_key AND s.previous_signing_key IS NOT DISTINCT FROM c.was_previous_key
          RETURNING s.id
        )
        SELECT count(*)::int AS changed FROM changed`,
@@ -215,15 +244,21 @@ export class WebhookSubscriptionsRepository {
         changes.map((c) => c.was.previousSecret),
         changes.map((c) => c.now.signingSecret),
         changes.map((c) => c.now.previousSecret),
+        changes.map((c) => c.was.signingKey),
+        changes.map((c) => c.was.previousSigningKey),
+        changes.map((c) => c.now.signingKey),
+        changes.map((c) => c.now.previousSigningKey),
       ],
     );
     return rows[0].changed;
   }
 }
 
-/** A subscription's stored (sealed) secrets. */
+/** A subscription's stored (sealed) secrets and v1a keys. */
 export interface StoredSecrets {
   id: string;
   signingSecret: string;
   previousSecret: string | null;
+  signingKey: string | null;
+  previousSigningKey: string | null;
 }

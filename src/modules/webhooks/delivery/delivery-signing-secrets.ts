@@ -1,8 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { KeyObject } from 'node:crypto';
 import { SecretBox } from '../../../platform/secrets/secret-box';
 import { SecretBoxError } from '../../../platform/secrets/secret-box.rules';
 import { DeliveryRow } from '../webhook-delivery.row';
-import { signingSecrets } from './webhook-signer.rules';
+import { signingKeyContext, signingKeyFrom, signingKeysOf, signingSecrets } from './webhook-signer.rules';
+
+/** What signs a delivery: the v1 HMAC secrets and the v1a (extension) ed25519 keys, each newest first. */
+export interface DeliverySigning {
+  secrets: string[];
+  signingKeys: KeyObject[];
+}
 
 /** Signing secrets opened lately, by subscription and sealed value (a fan-out signs with a few secrets many times); emptied when full. */
 const OPENED_SECRETS_MAX = 1_000;
@@ -16,22 +23,28 @@ export class DeliverySigningSecrets {
   private readonly logger = new Logger(DeliverySigningSecrets.name);
   /** `<subscription id>:<sealed secret>` → the secret (see OPENED_SECRETS_MAX). */
   private readonly opened = new Map<string, string>();
+  /** `<subscription id>:<sealed key>` → the v1a private key, likewise. */
+  private readonly openedKeys = new Map<string, KeyObject>();
   /** Subscriptions whose secret did not open, reported once per process. */
   private readonly reportedUnsignable = new Set<string>();
 
   constructor(private readonly box: SecretBox) {}
 
   /**
-   * The secrets that sign this delivery now, opened (new first; the previous one while its overlap
-   * lasts); undefined, reported once, when one is sealed with a key SECRETS_ENCRYPTION_KEY no longer
+   * The secrets (and v1a keys) that sign this delivery now, opened (new first; the previous one while
+   * its overlap lasts); undefined, reported once, when one is sealed with a key SECRETS_ENCRYPTION_KEY no longer
    * lists: the delivery stays pending, unsent, until the key is back.
    */
-  forDelivery({ subscriptionId, subscription }: Pick<DeliveryRow, 'subscriptionId' | 'subscription'>): string[] | undefined {
+  forDelivery({ subscriptionId, subscription }: Pick<DeliveryRow, 'subscriptionId' | 'subscription'>): DeliverySigning | undefined {
     const { signingSecret } = subscription;
     // The legacy webhook has no secret: its deliveries go unsigned (spec 9.2), all else the same.
-    if (signingSecret === null) return [];
+    if (signingSecret === null) return { secrets: [], signingKeys: [] };
     try {
-      return signingSecrets({ ...subscription, signingSecret }, new Date()).map((sealed) => this.open(sealed, subscriptionId));
+      const now = new Date();
+      return {
+        secrets: signingSecrets({ ...subscription, signingSecret }, now).map((sealed) => this.open(sealed, subscriptionId)),
+        signingKeys: signingKeysOf(subscription, now).map((sealed) => this.openKey(sealed, subscriptionId)),
+      };
     } catch (error) {
       if (!(error instanceof SecretBoxError)) throw error;
       if (!this.reportedUnsignable.has(subscriptionId)) {
@@ -51,5 +64,16 @@ export class DeliverySigningSecrets {
       this.opened.set(key, secret);
     }
     return secret;
+  }
+
+  private openKey(sealed: string, subscriptionId: string): KeyObject {
+    const cacheKey = `${subscriptionId}:${sealed}`;
+    let key = this.openedKeys.get(cacheKey);
+    if (key === undefined) {
+      key = signingKeyFrom(this.box.open(sealed, signingKeyContext(subscriptionId)));
+      if (this.openedKeys.size >= OPENED_SECRETS_MAX) this.openedKeys.clear();
+      this.openedKeys.set(cacheKey, key);
+    }
+    return key;
   }
 }

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { signPayload } from './webhook-signer.rules';
 import type { AttemptErrorClass } from '../webhook-delivery.entity';
 import type { AttemptReport } from './webhook-poster';
@@ -48,6 +49,8 @@ export interface DeliveryHeadersInput {
   now: Date;
   /** Secrets that sign it, newest first (signingSecrets); none for the legacy webhook (no webhook-signature header). */
   secrets: readonly string[];
+  /** v1a (extension) ed25519 keys that sign it too, newest first; none while the subscription has v1a off. */
+  signingKeys?: readonly KeyObject[];
   /** Attempts already made: 0 on the first. */
   retryCount: number;
   maxRetries: number;
@@ -63,7 +66,15 @@ export function deliveryHeaders(input: DeliveryHeadersInput): Record<string, str
     'webhook-id': input.deliveryId,
     'webhook-timestamp': String(timestamp),
     ...(input.secrets.length > 0
-      ? { 'webhook-signature': signPayload({ deliveryId: input.deliveryId, timestamp, body: input.body, secrets: input.secrets }) }
+      ? {
+          'webhook-signature': signPayload({
+            deliveryId: input.deliveryId,
+            timestamp,
+            body: input.body,
+            secrets: input.secrets,
+            signingKeys: input.signingKeys,
+          }),
+        }
       : {}),
     'webhook-retry-count': String(input.retryCount),
     'webhook-max-retries': String(input.maxRetries),

@@ -26,7 +26,7 @@ import {
 } from './webhook-delivery.rules';
 import { Metrics } from '../../../platform/metrics/metrics';
 import { AttemptReport, isAttemptReport, WebhookPoster } from './webhook-poster';
-import { DeliverySigningSecrets } from './delivery-signing-secrets';
+import { DeliverySigning, DeliverySigningSecrets } from './delivery-signing-secrets';
 import { WebhookOperationalEvents } from './webhook-operational-events.service';
 
 /**
@@ -170,8 +170,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
         // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
         return await this.finish(work, { report: DISABLED_REPORT, at: new Date(), durationMs: 0, claim: 'held', uncounted: true });
       }
-      const secrets = this.secrets.forDelivery(work);
-      if (!secrets) {
+      const signing = this.secrets.forDelivery(work);
+      if (!signing) {
         await this.releases.call(ref);
         return { kind: 'dropped', reason: 'unsignable' };
       }
@@ -182,7 +182,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
       }
       let sent: AttemptRecord;
       try {
-        sent = await this.send(work, secrets);
+        sent = await this.send(work, signing);
       } finally {
         release();
       }
@@ -272,8 +272,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     return sources;
   }
 
-  /** Checks the URL again and POSTs the attempt signed with `secrets`. */
-  private async send(work: DeliveryWork, secrets: string[]): Promise<AttemptRecord> {
+  /** Checks the URL again and POSTs the attempt signed with `signing`'s secrets (and v1a keys). */
+  private async send(work: DeliveryWork, { secrets, signingKeys }: DeliverySigning): Promise<AttemptRecord> {
     const checkedAt = new Date();
     const checked = await this.poster.check(work.subscription.url);
     if (isAttemptReport(checked)) return { report: checked, at: checkedAt, durationMs: Date.now() - checkedAt.getTime(), claim: 'held' };
@@ -286,6 +286,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
       body,
       now: at,
       secrets,
+      signingKeys,
       retryCount: work.attemptCount,
       maxRetries: work.subscription.maxRetries,
       userAgent: this.userAgent,

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SecretBox } from '../../../platform/secrets/secret-box';
 import { SecretBoxError } from '../../../platform/secrets/secret-box.rules';
+import { signingKeyContext } from '../delivery/webhook-signer.rules';
 import { StoredSecrets, WebhookSubscriptionsRepository } from '../webhook-subscriptions.repository';
 
 const BATCH = 100;
@@ -42,7 +43,13 @@ export class WebhookSecretsService {
         try {
           changes.push({
             was,
-            now: { id: was.id, signingSecret: this.reseal(was.signingSecret, was.id), previousSecret: this.resealPrevious(was) },
+            now: {
+              id: was.id,
+              signingSecret: this.reseal(was.signingSecret, was.id),
+              previousSecret: this.resealOptional(was.previousSecret, was.id),
+              signingKey: this.resealOptional(was.signingKey, signingKeyContext(was.id)),
+              previousSigningKey: this.resealOptional(was.previousSigningKey, signingKeyContext(was.id)),
+            },
           });
         } catch (error) {
           if (!(error instanceof SecretBoxError)) throw error;
@@ -66,11 +73,11 @@ export class WebhookSecretsService {
     return { previousCleared, resealed, unopenable };
   }
 
-  private reseal(stored: string, id: string): string {
-    return this.box.needsResealing(stored) ? this.box.seal(this.box.open(stored, id), id) : stored;
+  private reseal(stored: string, context: string): string {
+    return this.box.needsResealing(stored) ? this.box.seal(this.box.open(stored, context), context) : stored;
   }
 
-  private resealPrevious(was: StoredSecrets): string | null {
-    return was.previousSecret === null ? null : this.reseal(was.previousSecret, was.id);
+  private resealOptional(stored: string | null, context: string): string | null {
+    return stored === null ? null : this.reseal(stored, context);
   }
 }

@@ -1,6 +1,7 @@
-import { arrayOf, bool, dateTime, FieldSchemas, id, optional, str, uri } from '../../../platform/openapi/json-schema';
+import { arrayOf, bool, dateTime, described, enumOf, FieldSchemas, id, optional, str, uri } from '../../../platform/openapi/json-schema';
 import { readShape } from '../../../platform/openapi/read-shape';
 import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
+import { SIGNATURE_SCHEMES, SignatureScheme, signatureSchemesOf } from './webhook-subscription.rules';
 
 /** A subscription as every route shows it (spec 2.7): never a secret; disabledReason only while disabled with one. */
 export interface WebhookSubscriptionResponse {
@@ -10,6 +11,13 @@ export interface WebhookSubscriptionResponse {
   enabled: boolean;
   maxRetries: number;
   createdAt: string;
+  /**
+   * Extension, present only while v1a is on (["v1", "v1a"]): a subscription without it reads exactly as
+   * the spec shows it, and its absence means ["v1"].
+   */
+  signatureSchemes?: SignatureScheme[];
+  /** Extension: the v1a public key (`whpk_` + base64 of 32 bytes), present only while v1a is on. */
+  publicKey?: string;
   disabledReason?: string;
 }
 
@@ -23,6 +31,8 @@ export interface RotatedSecretResponse {
   id: string;
   signingSecret: string;
   previousSecretExpiresAt: string;
+  /** The new v1a public key (the previous one keeps signing until previousSecretExpiresAt); absent while v1a is off. */
+  publicKey?: string;
 }
 
 export function toWebhookSubscriptionResponse(row: WebhookSubscriptionEntity): WebhookSubscriptionResponse {
@@ -34,9 +44,17 @@ export function toWebhookSubscriptionResponse(row: WebhookSubscriptionEntity): W
     maxRetries: row.maxRetries,
     createdAt: row.createdAt.toISOString(),
   };
+  if (row.publicKey !== null) Object.assign(shape, { signatureSchemes: signatureSchemesOf(row), publicKey: row.publicKey });
   if (!row.enabled && row.disabledReason) shape.disabledReason = row.disabledReason;
   return shape;
 }
+
+const PUBLIC_KEY = optional(
+  described(
+    { type: 'string', pattern: '^whpk_[A-Za-z0-9+/]{43}=$', examples: ['whpk_11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo='] },
+    'Extension: the v1a (ed25519) public key, whpk_ + base64 of its 32 raw bytes; present only while v1a is on. Not a secret.',
+  ),
+);
 
 const SUBSCRIPTION_FIELDS: FieldSchemas<WebhookSubscriptionResponse> = {
   id: id('sub'),
@@ -45,6 +63,13 @@ const SUBSCRIPTION_FIELDS: FieldSchemas<WebhookSubscriptionResponse> = {
   enabled: bool,
   maxRetries: { type: 'integer', minimum: 0, maximum: 10 },
   createdAt: dateTime,
+  signatureSchemes: optional(
+    described(
+      { ...arrayOf(enumOf(SIGNATURE_SCHEMES)), minItems: 1, uniqueItems: true },
+      'Extension: the schemes webhook-signature carries, present only while v1a is on (["v1", "v1a"]; absent means ["v1"]). v1a adds ed25519 signatures (Standard Webhooks) verifiable with publicKey.',
+    ),
+  ),
+  publicKey: PUBLIC_KEY,
   disabledReason: optional({ type: 'string', examples: ['auto_disabled_after_repeated_delivery_failures'] }),
 };
 function withoutDisabledReason<T extends { disabledReason: unknown }>(fields: T): Omit<T, 'disabledReason'> {
@@ -52,7 +77,6 @@ function withoutDisabledReason<T extends { disabledReason: unknown }>(fields: T)
   return rest;
 }
 const SIGNING_SECRET = { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' };
-
 export const WEBHOOK_SUBSCRIPTION_SHAPE = readShape<WebhookSubscriptionResponse>(
   'WebhookSubscription',
   'A webhook subscription (spec 2.7); the signing secret is only in the create and rotateSecret responses.',
@@ -71,5 +95,5 @@ export const CREATED_WEBHOOK_SUBSCRIPTION_SHAPE = readShape<CreatedWebhookSubscr
 export const ROTATED_SECRET_SHAPE = readShape<RotatedSecretResponse>(
   'RotatedSecret',
   'The new secret; the previous one keeps signing (second signature) until previousSecretExpiresAt.',
-  { id: id('sub'), signingSecret: SIGNING_SECRET, previousSecretExpiresAt: dateTime },
+  { id: id('sub'), signingSecret: SIGNING_SECRET, previousSecretExpiresAt: dateTime, publicKey: PUBLIC_KEY },
 );

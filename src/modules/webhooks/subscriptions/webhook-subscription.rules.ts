@@ -20,6 +20,24 @@ export function newSigningSecret(): string {
   return randomBytes(SIGNING_SECRET_BYTES).toString('base64url');
 }
 
+/**
+ * The signature schemes a subscription may sign with (extension): the spec's v1 (HMAC) always, v1a
+ * (Standard Webhooks' ed25519) as an option. v1 cannot be turned off: the spec promises it.
+ */
+export const SIGNATURE_SCHEMES = ['v1', 'v1a'] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+export const DEFAULT_SIGNATURE_SCHEMES: SignatureScheme[] = ['v1'];
+
+/** The schemes as stored: v1a is on exactly while the subscription has a signing key. */
+export function signatureSchemesOf(row: { signingKey: string | null }): SignatureScheme[] {
+  return row.signingKey === null ? ['v1'] : ['v1', 'v1a'];
+}
+
+/** Whether the requested schemes turn v1a on. */
+export function wantsV1a(schemes: readonly string[]): boolean {
+  return schemes.includes('v1a');
+}
+
 /** When the secret replaced at `now` stops signing. */
 export function previousSecretExpiry(now: Date): Date {
   return new Date(now.getTime() + ROTATION_OVERLAP_MS);

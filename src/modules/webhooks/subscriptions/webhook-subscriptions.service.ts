@@ -22,12 +22,16 @@ import {
   WebhookSubscriptionResponse,
 } from './webhook-subscription.response';
 import {
+  DEFAULT_SIGNATURE_SCHEMES,
   distinctEventFilters,
   newSigningSecret,
   normaliseWebhookUrl,
   previousSecretExpiry,
+  SignatureScheme,
   SUBSCRIPTION_LIMITS,
+  wantsV1a,
 } from './webhook-subscription.rules';
+import { newSigningKeyPair, signingKeyContext } from '../delivery/webhook-signer.rules';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../platform/database/pg-errors';
 import { SubscriptionChanges, URL_UNIQUE_CONSTRAINT, WebhookSubscriptionsRepository } from '../webhook-subscriptions.repository';
 import {
@@ -45,12 +49,14 @@ export interface CreateWebhookInput {
   url: string;
   eventFilters: string[];
   maxRetries?: number;
+  signatureSchemes?: SignatureScheme[];
 }
 
 export interface UpdateWebhookInput {
   url?: string;
   eventFilters?: string[];
   enabled?: boolean;
+  signatureSchemes?: SignatureScheme[];
 }
 
 /**
@@ -84,6 +90,7 @@ export class WebhookSubscriptionsService {
       signingSecret: this.secrets.seal(signingSecret, id),
       previousSecret: null,
       previousSecretExpiresAt: null,
+      ...this.v1aKeys(id, wantsV1a(input.signatureSchemes ?? DEFAULT_SIGNATURE_SCHEMES)),
       disabledReason: null,
       consecutiveFailures: 0,
     });
@@ -114,7 +121,12 @@ export class WebhookSubscriptionsService {
     const updated = await this.withDuplicateUrlCheck(ctx.accountId, changes.url, () =>
       this.uow.run(ctx, async (tx) => {
         // Row lock: a concurrent DELETE either happened (404) or waits for this commit.
-        if (!(await this.repository.find(ctx.accountId, id, tx.manager, true))) throw new WebhookNotFoundError(id);
+        const current = await this.repository.find(ctx.accountId, id, tx.manager, true);
+        if (!current) throw new WebhookNotFoundError(id);
+        // v1a switched on makes a new key pair; switched off drops the keys (previous one included); unchanged keeps them.
+        if (input.signatureSchemes !== undefined && wantsV1a(input.signatureSchemes) !== (current.signingKey !== null)) {
+          Object.assign(changes, this.v1aKeys(id, wantsV1a(input.signatureSchemes)));
+        }
         await this.repository.update(tx.manager, ctx.accountId, id, changes);
         return (await this.repository.find(ctx.accountId, id, tx.manager))!;
       }),
@@ -130,8 +142,27 @@ export class WebhookSubscriptionsService {
     const signingSecret = newSigningSecret();
     const previousSecretExpiresAt = previousSecretExpiry(new Date());
     const sealed = this.secrets.seal(signingSecret, id);
-    if (!(await this.repository.rotateSecret(accountId, id, sealed, previousSecretExpiresAt))) throw new WebhookNotFoundError(id);
-    return { id, signingSecret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() };
+    // A key pair is made whether or not the subscription has v1a on (the statement decides): it costs microseconds.
+    const rotated = await this.repository.rotateSecret(accountId, id, sealed, this.newSealedKeyPair(id), previousSecretExpiresAt);
+    if (!rotated) throw new WebhookNotFoundError(id);
+    return {
+      id,
+      signingSecret,
+      previousSecretExpiresAt: previousSecretExpiresAt.toISOString(),
+      ...(rotated.publicKey === null ? {} : { publicKey: rotated.publicKey }),
+    };
+  }
+
+  /** The v1a columns of a subscription: a new key pair (the private key sealed for `<id>:v1a`) when on, nulls when off. */
+  private v1aKeys(id: string, on: boolean): { signingKey: string | null; previousSigningKey: null; publicKey: string | null } {
+    if (!on) return { signingKey: null, previousSigningKey: null, publicKey: null };
+    const { sealed, publicKey } = this.newSealedKeyPair(id);
+    return { signingKey: sealed, previousSigningKey: null, publicKey };
+  }
+
+  private newSealedKeyPair(id: string): { sealed: string; publicKey: string } {
+    const { privateKey, publicKey } = newSigningKeyPair();
+    return { sealed: this.secrets.seal(privateKey, signingKeyContext(id)), publicKey };
   }
 
   /**

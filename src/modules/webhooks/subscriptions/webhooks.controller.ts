@@ -19,7 +19,7 @@ export class WebhooksController {
   @RouteDoc({
     summary: 'Subscribe a URL to events',
     description:
-      'url must be https, a domain name that resolves to public addresses only (400 invalidWebhookUrl). One subscription per URL: 409 conflict with existingId. The signingSecret is returned only here and by rotateSecret.',
+      'url must be https, a domain name that resolves to public addresses only (400 invalidWebhookUrl). One subscription per URL: 409 conflict with existingId. The signingSecret is returned only here and by rotateSecret. Extension: signatureSchemes ["v1", "v1a"] adds ed25519 signatures (v1a) beside the HMAC ones, verifiable with the publicKey returned.',
     response: ok(CREATED_WEBHOOK_SUBSCRIPTION_SHAPE, 'The subscription with its signing secret.'),
     problems: [409],
     example: { body: { url: EXAMPLE.webhookUrl, eventFilters: ['property.*', 'jobRequest.*'], maxRetries: 5 } },
@@ -41,7 +41,8 @@ export class WebhooksController {
 
   @RouteDoc({
     summary: 'Update a subscription',
-    description: 'eventFilters replaces the list; enabled: true clears disabledReason and the failure counter; a new url keeps the secret.',
+    description:
+      'eventFilters replaces the list; enabled: true clears disabledReason and the failure counter; a new url keeps the secret. Extension: signatureSchemes turns v1a on (a new key pair, its publicKey in the answer) or off (["v1"]: the keys are dropped).',
     response: ok(WEBHOOK_SUBSCRIPTION_SHAPE, 'The updated subscription.'),
     problems: [404, 409],
     example: { params: { webhookId: EXAMPLE.webhookId }, body: { eventFilters: ['*'], enabled: true } },
@@ -118,7 +119,8 @@ export class WebhooksController {
 
   @RouteDoc({
     summary: "Rotate a subscription's signing secret",
-    description: 'For 24 hours deliveries carry both signatures (new first); then only the new one.',
+    description:
+      'For 24 hours deliveries carry both signatures (new first); then only the new one. With v1a on, the ed25519 key rotates the same way: publicKey is the new one, the old one keeps signing for the same 24 hours.',
     response: ok(ROTATED_SECRET_SHAPE, 'The new secret.'),
     problems: [404],
     example: { params: { webhookId: EXAMPLE.webhookId } },

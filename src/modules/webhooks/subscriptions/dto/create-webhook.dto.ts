@@ -1,8 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import {
+  ArrayContains,
   ArrayMaxSize,
   ArrayMinSize,
+  ArrayUnique,
   IsArray,
+  IsIn,
   IsInt,
   IsString,
   Max,
@@ -13,7 +16,7 @@ import {
 } from 'class-validator';
 import { OptionalNotNull } from '../../../../platform/http/validators';
 import { EVENT_NAME_MAX_LENGTH, isValidEventFilter, isValidEventName } from '../event-filter.rules';
-import { SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
+import { SIGNATURE_SCHEMES, SignatureScheme, SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
 
 const FILTER_SHAPES = `an exact event name (property.create), a prefix wildcard (jobRequest.*) or *, at most ${EVENT_NAME_MAX_LENGTH} characters`;
 
@@ -66,6 +69,21 @@ export function IsEventName(): PropertyDecorator {
   };
 }
 
+/**
+ * A signatureSchemes field (extension, create and update): ["v1"] or ["v1", "v1a"]; v1 is always in it
+ * (the spec's signature is always sent), each scheme once.
+ */
+export function SignatureSchemeList(): PropertyDecorator {
+  return applyDecorators(
+    ArrayContains(['v1'], { message: "$property must include v1: the spec's HMAC signature is always sent" }),
+    ArrayUnique({ message: '$property must list each scheme once' }),
+    IsIn(SIGNATURE_SCHEMES, { each: true, message: `each entry of $property must be one of ${SIGNATURE_SCHEMES.join(', ')}` }),
+    ArrayMaxSize(SIGNATURE_SCHEMES.length),
+    ArrayMinSize(1),
+    IsArray(),
+  );
+}
+
 /** POST /v1/webhooks (spec 4.8). The URL rules that need DNS run in the service. */
 export class CreateWebhookDto {
   @IsString()
@@ -80,4 +98,9 @@ export class CreateWebhookDto {
   @Min(L.maxRetriesMin)
   @Max(L.maxRetriesMax)
   maxRetries?: number;
+
+  /** Extension: add "v1a" for ed25519 signatures beside v1 (default ["v1"]). */
+  @OptionalNotNull()
+  @SignatureSchemeList()
+  signatureSchemes?: SignatureScheme[];
 }

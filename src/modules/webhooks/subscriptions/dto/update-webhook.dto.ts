@@ -1,10 +1,11 @@
 import { IsBoolean, IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '../../../../platform/http/validators';
-import { SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
-import { EventFilterList } from './create-webhook.dto';
+import { SignatureScheme, SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
+import { EventFilterList, SignatureSchemeList } from './create-webhook.dto';
 
 /**
- * PATCH /v1/webhooks/{webhookId}: the fields spec 4.8 lists (url, eventFilters, enabled). maxRetries is
+ * PATCH /v1/webhooks/{webhookId}: the fields spec 4.8 lists (url, eventFilters, enabled), and
+ * signatureSchemes (extension: turning v1a on makes a new key pair, off drops the keys). maxRetries is
  * fixed at creation like the spec says, so sending it is an unknown field (objectStrict). null is refused:
  * none of these fields can be cleared.
  */
@@ -21,4 +22,8 @@ export class UpdateWebhookDto {
   @OptionalNotNull()
   @IsBoolean()
   enabled?: boolean;
+
+  @OptionalNotNull()
+  @SignatureSchemeList()
+  signatureSchemes?: SignatureScheme[];
 }
