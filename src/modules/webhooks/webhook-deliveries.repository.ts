@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryStatus } from './webhook-delivery.entity';
-import { DeliveryRecord, DeliveryRow, toDeliveryRow } from './webhook-delivery.row';
+import { SelectedRow } from '../../platform/database/columns';
+import { DeliveryRow, deliveryRowSelectList, toDeliveryRow } from './webhook-delivery.row';
 import { createPartitions, deleteDefaultRowsBefore, dropPartitionsBefore, PartitionedTable } from '../../platform/database/partitions';
 
 /**
@@ -73,7 +74,7 @@ export class WebhookDeliveriesRepository {
   async insertEventDeliveries(
     manager: EntityManager,
     rows: Array<{ id: string; accountId: string; subscriptionId: string; eventId: string; eventName: string }>,
-  ): Promise<Array<{ id: string; subscriptionId: string }>> {
+  ): Promise<Array<{ id: string; accountId: string; subscriptionId: string }>> {
     if (rows.length === 0) return [];
     const sorted = [...rows].sort((a, b) => cmp(a.eventId, b.eventId) || cmp(a.subscriptionId, b.subscriptionId));
     // The key claims the (event, subscription) pair (webhook_delivery_keys: the unique constraint a
@@ -92,7 +93,7 @@ export class WebhookDeliveriesRepository {
        SELECT id, account_id, subscription_id, event_id, event_name, false, 'pending', now()
          FROM x WHERE id IN (SELECT delivery_id FROM claimed)
         ORDER BY n
-       RETURNING id, subscription_id`,
+       RETURNING id, account_id, subscription_id`,
       [
         sorted.map((r) => r.id),
         sorted.map((r) => r.accountId),
@@ -101,7 +102,7 @@ export class WebhookDeliveriesRepository {
         sorted.map((r) => r.eventName),
       ],
     );
-    return inserted.map((r: Record<string, string>) => ({ id: r.id, subscriptionId: r.subscription_id }));
+    return inserted.map((r: Record<string, string>) => ({ id: r.id, accountId: r.account_id, subscriptionId: r.subscription_id }));
   }
 
   /** A synthetic delivery: no event row, its envelope in test_payload, due now (next_retry_at) so the sweep finds it if the enqueue is lost. */
@@ -123,16 +124,13 @@ export class WebhookDeliveriesRepository {
    */
   async loadDeliveries(ids: string[]): Promise<Array<DeliveryRow | undefined>> {
     const rows = await this.dataSource.query(
-      `SELECT d.id, d.account_id, d.subscription_id, d.event_id, d.event_name, d.test, d.test_payload, d.status,
-              d.attempt_count, d.retry_base, d.in_flight_until IS NOT NULL AS in_flight, d.created_at,
-              s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at,
-              s.dark_since IS NOT NULL AS dark
+      `SELECT ${deliveryRowSelectList('d', 's')}
          FROM webhook_deliveries d
          JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = d.account_id
         WHERE d.id = ANY($1::text[])`,
       [ids],
     );
-    const byId = new Map<string, DeliveryRow>((rows as DeliveryRecord[]).map((r) => [r.id, toDeliveryRow(r)]));
+    const byId = new Map<string, DeliveryRow>((rows as SelectedRow[]).map(toDeliveryRow).map((row) => [row.id, row]));
     return ids.map((id) => byId.get(id));
   }
 

@@ -9,6 +9,9 @@ import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor'
 import { DeliverySigningSecrets } from './delivery/delivery-signing-secrets';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookPoster } from './delivery/webhook-poster';
+import { WebhookBatches } from './delivery/webhook-batches.service';
+import { WebhookPacing } from './delivery/webhook-pacing.service';
+import { Pacer } from '../../platform/redis/pacer';
 import { WebhookOperationalEvents } from './delivery/webhook-operational-events.service';
 import { WebhookDispatchProcessor } from './dispatch/webhook-dispatch.processor';
 import { WebhookDispatchService } from './dispatch/webhook-dispatch.service';
@@ -43,6 +46,9 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     WebhookDispatchService,
     DeliverySigningSecrets,
     WebhookDeliveryService,
+    WebhookBatches,
+    WebhookPacing,
+    Pacer,
     WebhookOperationalEvents,
     WebhookPoster,
     WebhookSweepService,

@@ -51,6 +51,35 @@ export class KeyedConcurrencyLimiter {
     });
   }
 
+  /**
+   * A release function once a slot is free, however long that takes: for a caller that already holds
+   * work it will not give back (a claimed batch). It still counts as waiting, so other callers see the key busy.
+   */
+  acquireQueued(key: string): Promise<() => void> {
+    let slot = this.slots.get(key);
+    if (!slot) {
+      slot = { started: [], waiting: [] };
+      this.slots.set(key, slot);
+    }
+    if (slot.started.length < this.limit) return Promise.resolve(this.start(key, slot));
+    const current = slot;
+    return new Promise<() => void>((resolve) => current.waiting.push(resolve));
+  }
+
+  /**
+   * How many more callers this key admits now without refusing them (free slots, plus the waiters the
+   * wait budget allows at its measured call time; a key not measured yet admits `limit` waiters).
+   */
+  room(key: string, max: number): number {
+    const slot = this.slots.get(key);
+    const started = slot?.started.length ?? 0;
+    const waiting = slot?.waiting.length ?? 0;
+    const typical = this.typicalMs.get(key);
+    const waitersAllowed =
+      typical === undefined ? this.limit : Math.max(this.limit, Math.floor((this.waitBudgetMs * this.limit) / Math.max(typical, 0.1)) - 1);
+    return Math.max(0, Math.min(max, this.limit - started + waitersAllowed - waiting));
+  }
+
   /** How long to park a job of this key: about one call's time, between 250 ms and 5 s, jittered. */
   parkDelayMs(key: string): number {
     const base = Math.min(5_000, Math.max(250, this.estimateMs(key)));

@@ -28,6 +28,7 @@ import { Metrics } from '../../../platform/metrics/metrics';
 import { AttemptReport, isAttemptReport, WebhookPoster } from './webhook-poster';
 import { DeliverySigningSecrets } from './delivery-signing-secrets';
 import { WebhookOperationalEvents } from './webhook-operational-events.service';
+import { WebhookPacing } from './webhook-pacing.service';
 
 /**
  * Concurrent attempts share their claim-and-load and record queries: up to this many rows per query,
@@ -52,6 +53,8 @@ export const CLAIM_LEASE_MS = 5_000;
 const CLAIM_RENEW_MS = 1_500;
 /** A failed record write of an attempt that was sent is tried again after these waits (while its claim is renewed). */
 const RECORD_RETRY_DELAYS_MS = [200, 600];
+/** Time for running attempts to record their outcome once their POST ended, at shutdown. */
+const RECORD_WITHIN_MS = 2_000;
 /** Lost attempts recovered per sweep run. */
 const LOST_BATCH = 500;
 
@@ -64,7 +67,7 @@ export type AttemptResult =
   | { kind: 'attempted'; state: NextDeliveryState; recorded: boolean };
 
 /** Everything one attempt needs: the claimed delivery, its subscription, and what the envelope is built from. */
-interface DeliveryWork extends DeliveryRow {
+export interface DeliveryWork extends DeliveryRow {
   envelopeSource: EnvelopeSource;
 }
 
@@ -114,6 +117,8 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
   /** Deliveries whose attempt this process has claimed and not settled yet: their claims are renewed. */
   private readonly running = new Set<string>();
   private renewal?: NodeJS.Timeout;
+  /** Attempts being sent or recorded (shutdown waits for them). */
+  private readonly sending = new Set<Promise<AttemptResult>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -125,6 +130,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     private readonly metrics: Metrics,
     private readonly secrets: DeliverySigningSecrets,
     private readonly operational: WebhookOperationalEvents,
+    private readonly pacing: WebhookPacing,
   ) {
     const { concurrencyPerSubscription } = config.webhook;
     // Up to the limit call at once; more wait in memory while that is quick, the rest are parked in the queue.
@@ -139,8 +145,15 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     this.records = new Coalescer((inputs) => this.attempts.recordAttempts(inputs), QUERY_BATCH, QUERIES_IN_PARALLEL);
   }
 
-  /** After the workers closed (QueueShutdown), so attempts still running at shutdown keep their claims. */
-  beforeApplicationShutdown(): void {
+  /**
+   * After the workers closed (QueueShutdown), so attempts still running at shutdown keep their claims;
+   * attempts a parked batch left running are waited for too (up to the request time-out and 2 s to record).
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.sending.size > 0) {
+      const bound = sleep(this.config.webhook.timeoutMs + RECORD_WITHIN_MS, undefined, { ref: false });
+      await Promise.race([Promise.allSettled([...this.sending]), bound]);
+    }
     clearInterval(this.renewal);
   }
 
@@ -165,21 +178,77 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     if ('dropped' in claimed) return { kind: 'dropped', reason: claimed.dropped };
     const { work } = claimed;
     this.holdClaim(work.id);
+    const ready = this.prepare(work);
+    if (ready.kind === 'stopped') return ready.result;
+    if (ready.kind === 'unsignable') {
+      await this.releaseClaims([work]);
+      return { kind: 'dropped', reason: 'unsignable' };
+    }
+    let release: (() => void) | null = null;
     try {
-      if (!work.subscription.enabled) {
-        // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
-        return await this.finish(work, { report: DISABLED_REPORT, at: new Date(), durationMs: 0, claim: 'held', uncounted: true });
-      }
-      const secrets = this.secrets.forDelivery(work);
-      if (!secrets) {
-        await this.releases.call(ref);
-        return { kind: 'dropped', reason: 'unsignable' };
-      }
-      const release = await this.limiter.acquire(work.subscriptionId);
-      if (!release) {
-        await this.releases.call(ref);
-        return { kind: 'busy', subscriptionId: work.subscriptionId };
-      }
+      // Paced (a start within about a second, else the job is parked), then one of the subscription's slots.
+      if (await this.pacing.startOne(work)) release = await this.limiter.acquire(work.subscriptionId);
+    } catch (error) {
+      await this.releaseClaims([work]);
+      throw error;
+    }
+    if (!release) {
+      await this.releaseClaims([work]);
+      return { kind: 'busy', subscriptionId: work.subscriptionId };
+    }
+    return this.sendClaimed(work, ready.secrets, release);
+  }
+
+  /**
+   * A subscription's batch (WebhookBatches): claims up to `limit` of its due attempts with ids from
+   * `fromId` on, in one statement, oldest first, with what their envelopes are built from; this
+   * process renews their claims until each is settled or given back. (A delivery whose event is gone
+   * keeps its claim until it runs out, as a single attempt's does: the sweep records it.)
+   */
+  async claimDue(
+    subscription: { accountId: string; id: string },
+    fromId: string,
+    limit: number,
+  ): Promise<{ works: DeliveryWork[]; claimed: number }> {
+    const rows = await this.attempts.claimDue(subscription, fromId, limit, CLAIM_LEASE_MS);
+    for (const row of rows) this.holdClaim(row.id);
+    const sources = await this.eventSources(rows.flatMap((row) => (row.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
+    const works = rows.flatMap((row): DeliveryWork[] => {
+      if (row.eventId === null) return [{ ...row, envelopeSource: testEnvelopeSource(row.testPayload, row) }];
+      const source = sources.get(row.eventId);
+      return source ? [{ ...row, envelopeSource: source }] : [];
+    });
+    return { works, claimed: rows.length };
+  }
+
+  /**
+   * What a claimed attempt needs before its POST: its subscription's secrets, or, when it is not to be
+   * sent, the attempt's result (disabled: recorded as stopped; unsignable: its claim given back).
+   */
+  prepare(
+    work: DeliveryWork,
+  ): { kind: 'ready'; secrets: string[] } | { kind: 'stopped'; result: Promise<AttemptResult> } | { kind: 'unsignable' } {
+    if (!work.subscription.enabled) {
+      // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
+      const result = this.finish(work, { report: DISABLED_REPORT, at: new Date(), durationMs: 0, claim: 'held', uncounted: true }).finally(
+        () => this.running.delete(work.id),
+      );
+      return { kind: 'stopped', result };
+    }
+    const secrets = this.secrets.forDelivery(work);
+    return secrets ? { kind: 'ready', secrets } : { kind: 'unsignable' };
+  }
+
+  /** Sends a claimed attempt holding one of its subscription's slots (`release` frees it), then records it. */
+  sendClaimed(work: DeliveryWork, secrets: string[], release: () => void): Promise<AttemptResult> {
+    const sending = this.sendAndRecord(work, secrets, release);
+    this.sending.add(sending);
+    void sending.catch(() => undefined).finally(() => this.sending.delete(sending));
+    return sending;
+  }
+
+  private async sendAndRecord(work: DeliveryWork, secrets: string[], release: () => void): Promise<AttemptResult> {
+    try {
       let sent: AttemptRecord;
       try {
         sent = await this.send(work, secrets);
@@ -190,6 +259,22 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     } finally {
       this.running.delete(work.id);
     }
+  }
+
+  /** Gives back the claims of attempts this process claimed and will not send now (they are due again at once). */
+  async releaseClaims(works: Array<Pick<DeliveryRow, 'id' | 'attemptCount'>>): Promise<void> {
+    for (const work of works) this.running.delete(work.id);
+    await Promise.all(works.map((work) => this.releases.call({ id: work.id, expectedAttemptCount: work.attemptCount })));
+  }
+
+  /** How many more attempts of this subscription this process would take now (free slots, and waiters it would keep). */
+  room(subscriptionId: string, max: number): number {
+    return this.limiter.room(subscriptionId, max);
+  }
+
+  /** A slot of the subscription's concurrency, or null when it would wait too long (see KeyedConcurrencyLimiter). */
+  acquireSlot(subscriptionId: string): Promise<(() => void) | null> {
+    return this.limiter.acquire(subscriptionId);
   }
 
   /**
