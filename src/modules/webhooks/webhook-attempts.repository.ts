@@ -91,12 +91,7 @@ export class WebhookAttemptsRepository {
    * once take disjoint rows and never wait on each other. The id range keeps the scan to the partitions
    * (and the stretch of the delivery log index) holding the wake-up's deliveries and newer ones.
    */
-  async claimDue(
-    subscription: { accountId: string; id: string },
-    fromId: string,
-    limit: number,
-    leaseMs: number,
-  ): Promise<DeliveryRow[]> {
+  async claimDue(subscription: { accountId: string; id: string }, fromId: string, limit: number, leaseMs: number): Promise<DeliveryRow[]> {
     const rows: SelectedRow[] = await this.dataSource.query(
       `WITH due AS (
          SELECT id FROM webhook_deliveries

@@ -52,21 +52,6 @@ export class KeyedConcurrencyLimiter {
   }
 
   /**
-   * A release function once a slot is free, however long that takes: for a caller that already holds
-   * work it will not give back (a claimed batch). It still counts as waiting, so other callers see the key busy.
-   */
-  acquireQueued(key: string): Promise<() => void> {
-    let slot = this.slots.get(key);
-    if (!slot) {
-      slot = { started: [], waiting: [] };
-      this.slots.set(key, slot);
-    }
-    if (slot.started.length < this.limit) return Promise.resolve(this.start(key, slot));
-    const current = slot;
-    return new Promise<() => void>((resolve) => current.waiting.push(resolve));
-  }
-
-  /**
    * How many more callers this key admits now without refusing them (free slots, plus the waiters the
    * wait budget allows at its measured call time; a key not measured yet admits `limit` waiters).
    */

@@ -92,7 +92,11 @@ export class WebhookBatches {
           ended = 'busy';
           break;
         }
-        const { works, claimed } = await this.deliveries.claimDue({ accountId: wake.accountId, id: wake.subscriptionId }, loop.fromId, size);
+        const { works, claimed } = await this.deliveries.claimDue(
+          { accountId: wake.accountId, id: wake.subscriptionId },
+          loop.fromId,
+          size,
+        );
         if (works[0]) this.rates.set(wake.subscriptionId, works[0].subscription.rateLimitPerSecond ?? null);
         ended = await this.start(works, sends);
         // (No await between this check and the loop's removal in finally: a wake-up sees the loop or none.)

@@ -52,7 +52,8 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap {
     const data = job.data as DeliveryJobData;
     const { subscriptionId } = data;
     // A saturated subscription's job is parked before any query; otherwise after loading (see the service).
-    if (subscriptionId && this.deliveries.isSaturated(subscriptionId)) return this.park(job, this.deliveries.parkDelayMs(subscriptionId), token);
+    if (subscriptionId && this.deliveries.isSaturated(subscriptionId))
+      return this.park(job, this.deliveries.parkDelayMs(subscriptionId), token);
     const result = await this.deliveries.attempt(data);
     if (result.kind === 'busy') return this.park(job, this.deliveries.parkDelayMs(result.subscriptionId), token);
   }

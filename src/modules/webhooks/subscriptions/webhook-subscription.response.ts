@@ -1,4 +1,4 @@
-import { arrayOf, bool, dateTime, FieldSchemas, id, optional, str, uri } from '../../../platform/openapi/json-schema';
+import { arrayOf, bool, dateTime, described, FieldSchemas, id, optional, orNull, str, uri } from '../../../platform/openapi/json-schema';
 import { readShape } from '../../../platform/openapi/read-shape';
 import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
 
@@ -9,6 +9,8 @@ export interface WebhookSubscriptionResponse {
   eventFilters: string[];
   enabled: boolean;
   maxRetries: number;
+  /** Pacing per endpoint (an extension): attempts started per second at most; null when unpaced. */
+  rateLimitPerSecond: number | null;
   createdAt: string;
   disabledReason?: string;
 }
@@ -32,6 +34,7 @@ export function toWebhookSubscriptionResponse(row: WebhookSubscriptionEntity): W
     eventFilters: row.eventFilters,
     enabled: row.enabled,
     maxRetries: row.maxRetries,
+    rateLimitPerSecond: row.rateLimitPerSecond ?? null,
     createdAt: row.createdAt.toISOString(),
   };
   if (!row.enabled && row.disabledReason) shape.disabledReason = row.disabledReason;
@@ -44,6 +47,10 @@ const SUBSCRIPTION_FIELDS: FieldSchemas<WebhookSubscriptionResponse> = {
   eventFilters: arrayOf(str),
   enabled: bool,
   maxRetries: { type: 'integer', minimum: 0, maximum: 10 },
+  rateLimitPerSecond: described(
+    orNull({ type: 'integer', minimum: 1, maximum: 1000 }),
+    'extension: attempts started per second at most, across workers; null = unpaced',
+  ),
   createdAt: dateTime,
   disabledReason: optional({ type: 'string', examples: ['auto_disabled_after_repeated_delivery_failures'] }),
 };

@@ -45,12 +45,16 @@ export interface CreateWebhookInput {
   url: string;
   eventFilters: string[];
   maxRetries?: number;
+  /** Pacing (an extension): null or absent is unpaced. */
+  rateLimitPerSecond?: number | null;
 }
 
 export interface UpdateWebhookInput {
   url?: string;
   eventFilters?: string[];
   enabled?: boolean;
+  /** null switches pacing off. */
+  rateLimitPerSecond?: number | null;
 }
 
 /**
@@ -81,6 +85,7 @@ export class WebhookSubscriptionsService {
       eventFilters: distinctEventFilters(input.eventFilters),
       enabled: true,
       maxRetries: input.maxRetries ?? SUBSCRIPTION_LIMITS.maxRetriesDefault,
+      rateLimitPerSecond: input.rateLimitPerSecond ?? null,
       signingSecret: this.secrets.seal(signingSecret, id),
       previousSecret: null,
       previousSecretExpiresAt: null,
@@ -107,6 +112,7 @@ export class WebhookSubscriptionsService {
     if (input.url !== undefined) changes.url = await this.checkedUrl(input.url);
     if (input.eventFilters !== undefined) changes.eventFilters = distinctEventFilters(input.eventFilters);
     if (input.enabled !== undefined) changes.enabled = input.enabled;
+    if (input.rateLimitPerSecond !== undefined) changes.rateLimitPerSecond = input.rateLimitPerSecond;
     // Spec 3.4: enabling clears the reason and restarts the count of consecutive failures.
     // (And closes any back-pressure window: a fresh start.)
     if (input.enabled === true) Object.assign(changes, { disabledReason: null, consecutiveFailures: 0, backpressureUntil: null });

@@ -4,6 +4,7 @@ import {
   ArrayMinSize,
   IsArray,
   IsInt,
+  IsOptional,
   IsString,
   Max,
   MaxLength,
@@ -80,4 +81,15 @@ export class CreateWebhookDto {
   @Min(L.maxRetriesMin)
   @Max(L.maxRetriesMax)
   maxRetries?: number;
+
+  @RateLimitPerSecond()
+  rateLimitPerSecond?: number | null;
+}
+
+/**
+ * Pacing per endpoint (an extension of the spec, docs/webhooks.md): attempts started per second at most,
+ * across every worker; null (the default) is unpaced. Shared by create and update.
+ */
+export function RateLimitPerSecond(): PropertyDecorator {
+  return applyDecorators(IsOptional(), IsInt(), Min(L.rateLimitPerSecondMin), Max(L.rateLimitPerSecondMax));
 }

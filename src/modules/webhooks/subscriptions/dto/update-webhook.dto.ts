@@ -1,7 +1,7 @@
 import { IsBoolean, IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '../../../../platform/http/validators';
 import { SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
-import { EventFilterList } from './create-webhook.dto';
+import { EventFilterList, RateLimitPerSecond } from './create-webhook.dto';
 
 /**
  * PATCH /v1/webhooks/{webhookId}: the fields spec 4.8 lists (url, eventFilters, enabled). maxRetries is
@@ -21,4 +21,8 @@ export class UpdateWebhookDto {
   @OptionalNotNull()
   @IsBoolean()
   enabled?: boolean;
+
+  /** An extension: null switches pacing off. */
+  @RateLimitPerSecond()
+  rateLimitPerSecond?: number | null;
 }
