@@ -29,7 +29,10 @@ describe('webhook pacing (rateLimitPerSecond)', () => {
 
   it('is accepted on create and update (1-1000, null to switch off) and shown on reads', async () => {
     const r = await engine.receiver();
-    const created = await api.post('/v1/webhooks').send({ url: `${r.url}/paced-api`, eventFilters: ['*'], rateLimitPerSecond: 5 }).expect(201);
+    const created = await api
+      .post('/v1/webhooks')
+      .send({ url: `${r.url}/paced-api`, eventFilters: ['*'], rateLimitPerSecond: 5 })
+      .expect(201);
     expect(created.body.rateLimitPerSecond).toBe(5);
     expect((await subscriptionOf(api, created.body.id)).rateLimitPerSecond).toBe(5);
     for (const bad of [0, 1001, 1.5, '5', true]) {
@@ -40,8 +43,12 @@ describe('webhook pacing (rateLimitPerSecond)', () => {
       );
       expect(problem.errors).toEqual([expect.objectContaining({ pointer: '#/rateLimitPerSecond' })]);
     }
-    expect((await api.patch(`/v1/webhooks/${created.body.id}`).send({ rateLimitPerSecond: 1000 }).expect(200)).body.rateLimitPerSecond).toBe(1000);
-    expect((await api.patch(`/v1/webhooks/${created.body.id}`).send({ rateLimitPerSecond: null }).expect(200)).body.rateLimitPerSecond).toBeNull();
+    expect(
+      (await api.patch(`/v1/webhooks/${created.body.id}`).send({ rateLimitPerSecond: 1000 }).expect(200)).body.rateLimitPerSecond,
+    ).toBe(1000);
+    expect(
+      (await api.patch(`/v1/webhooks/${created.body.id}`).send({ rateLimitPerSecond: null }).expect(200)).body.rateLimitPerSecond,
+    ).toBeNull();
     const unpaced = await subscribe(api, `${r.url}/unpaced-api`);
     expect((await subscriptionOf(api, unpaced.id)).rateLimitPerSecond).toBeNull();
   });
