@@ -11,6 +11,7 @@ import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookPoster } from './delivery/webhook-poster';
 import { WebhookBatches } from './delivery/webhook-batches.service';
 import { WebhookPacing } from './delivery/webhook-pacing.service';
+import { WebhookEnvelopeSources } from './delivery/webhook-envelope-sources';
 import { Pacer } from '../../platform/redis/pacer';
 import { WebhookOperationalEvents } from './delivery/webhook-operational-events.service';
 import { WebhookDispatchProcessor } from './dispatch/webhook-dispatch.processor';
@@ -48,6 +49,7 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     WebhookDeliveryService,
     WebhookBatches,
     WebhookPacing,
+    WebhookEnvelopeSources,
     Pacer,
     WebhookOperationalEvents,
     WebhookPoster,

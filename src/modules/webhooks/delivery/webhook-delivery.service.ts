@@ -5,7 +5,6 @@ import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { Coalescer } from '../../../platform/concurrency/coalescer';
 import { KeyedConcurrencyLimiter } from '../../../platform/concurrency/keyed-limiter';
-import { EventsService } from '../../events/events.service';
 import { RecordAttemptInput, RecordAttemptResult, WebhookAttemptsRepository } from '../webhook-attempts.repository';
 import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { DeliveryRow } from '../webhook-delivery.row';
@@ -18,7 +17,6 @@ import {
   deliveryHeaders,
   DroppedReason,
   EnvelopeSource,
-  eventEnvelopeSource,
   LOST_ATTEMPT_MESSAGE,
   SUBSCRIPTION_DISABLED_MESSAGE,
   testEnvelopeSource,
@@ -29,6 +27,7 @@ import { AttemptReport, isAttemptReport, WebhookPoster } from './webhook-poster'
 import { DeliverySigningSecrets } from './delivery-signing-secrets';
 import { WebhookOperationalEvents } from './webhook-operational-events.service';
 import { WebhookPacing } from './webhook-pacing.service';
+import { WebhookEnvelopeSources } from './webhook-envelope-sources';
 
 /**
  * Concurrent attempts share their claim-and-load and record queries: up to this many rows per query,
@@ -38,12 +37,6 @@ import { WebhookPacing } from './webhook-pacing.service';
  */
 const QUERY_BATCH = 100;
 const QUERIES_IN_PARALLEL = 1;
-/**
- * Envelope sources of recently loaded events kept in memory: event rows never change, and a fan-out's
- * deliveries of one event arrive together, so most load batches need no event query at all. Emptied
- * when full (a bound, not an LRU: the locality is short).
- */
-const RECENT_EVENTS_MAX = 1_000;
 /**
  * An attempt's claim holds this long unless renewed; the worker renews the claims of its running
  * attempts every CLAIM_RENEW_MS, so a claim runs out only when its worker is gone (killed, or cut off
@@ -108,8 +101,6 @@ const LOST_REPORT: AttemptReport = { outcome: 'lost', responseCode: null, respon
 export class WebhookDeliveryService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliveryService.name);
   private readonly limiter: KeyedConcurrencyLimiter;
-  /** Event id → envelope source (see RECENT_EVENTS_MAX). */
-  private readonly recentEvents = new Map<string, EnvelopeSource>();
   private readonly userAgent: string;
   private readonly claims: Coalescer<AttemptRef, Claimed>;
   private readonly releases: Coalescer<AttemptRef, undefined>;
@@ -124,7 +115,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: WebhookDeliveriesRepository,
     private readonly attempts: WebhookAttemptsRepository,
-    private readonly events: EventsService,
+    private readonly envelopes: WebhookEnvelopeSources,
     private readonly poster: WebhookPoster,
     private readonly queue: WebhookQueue,
     private readonly metrics: Metrics,
@@ -212,7 +203,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
   ): Promise<{ works: DeliveryWork[]; claimed: number }> {
     const rows = await this.attempts.claimDue(subscription, fromId, limit, CLAIM_LEASE_MS);
     for (const row of rows) this.holdClaim(row.id);
-    const sources = await this.eventSources(rows.flatMap((row) => (row.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
+    const sources = await this.envelopes.of(rows.flatMap((row) => (row.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
     const works = rows.flatMap((row): DeliveryWork[] => {
       if (row.eventId === null) return [{ ...row, envelopeSource: testEnvelopeSource(row.testPayload, row) }];
       const source = sources.get(row.eventId);
@@ -314,7 +305,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     const unclaimed = refs.filter((_, i) => !rows[i]);
     const current = unclaimed.length > 0 ? await this.repository.loadDeliveries(unclaimed.map((ref) => ref.id)) : [];
     const why = new Map(unclaimed.map((ref, i) => [ref, whyUnclaimed(current[i], ref.expectedAttemptCount)]));
-    const sources = await this.eventSources(rows.flatMap((row) => (row?.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
+    const sources = await this.envelopes.of(rows.flatMap((row) => (row?.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
     return refs.map((ref, i): Claimed => {
       const row = rows[i];
       if (!row) return { dropped: why.get(ref)! };
@@ -334,27 +325,6 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
         .catch((error: Error) => this.logger.warn(`renewing ${this.running.size} attempt claim(s) failed: ${error.message}`));
     }, CLAIM_RENEW_MS);
     this.renewal.unref();
-  }
-
-  /** Envelope sources of these events (each of its account): recent ones from memory, the others in one query. */
-  private async eventSources(refs: Array<{ accountId: string; id: string }>): Promise<Map<string, EnvelopeSource>> {
-    // Collected into a map of this call's own: another batch may empty the shared one while this one waits.
-    const sources = new Map<string, EnvelopeSource>();
-    const missing: typeof refs = [];
-    for (const ref of refs) {
-      const recent = this.recentEvents.get(ref.id);
-      if (recent?.targetAccountId === ref.accountId) sources.set(ref.id, recent);
-      else missing.push(ref);
-    }
-    if (missing.length === 0) return sources;
-    const events = await this.events.findForDelivery(missing);
-    if (this.recentEvents.size + events.length > RECENT_EVENTS_MAX) this.recentEvents.clear();
-    for (const event of events) {
-      const source = eventEnvelopeSource(event);
-      this.recentEvents.set(event.id, source);
-      sources.set(event.id, source);
-    }
-    return sources;
   }
 
   /** Checks the URL again and POSTs the attempt signed with `secrets`. */
