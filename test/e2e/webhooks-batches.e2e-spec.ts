@@ -130,4 +130,15 @@ describe('webhook batches', () => {
     expect(row).toMatchObject({ enabled: false, disabled_reason: 'gone', consecutive_failures: 4 });
     expect(row.backpressure_until).not.toBeNull();
   }, 60_000);
+
+  it('counts a batch of failures answered with Retry-After once per back-pressure window, however they interleave', async () => {
+    const r = await engine.receiver();
+    r.respondWith(() => ({ status: 429, headers: { 'retry-after': '600' } }));
+    const sub = await subscribe(api, `${r.url}/throttled-batch`, ['batch.throttled'], 0);
+    // One transaction: the six are claimed together, POSTed at once and recorded concurrently.
+    await publishMany('batch.throttled', 6, 6);
+    const rows = await waitForFinalDeliveries(api, sub.id, 6, 20_000);
+    expect(rows.every((row) => row.status === 'failed_permanent')).toBe(true);
+    expect(await subscriptionRow(db, sub.id)).toMatchObject({ enabled: true, consecutive_failures: 1 });
+  }, 60_000);
 });

@@ -165,7 +165,17 @@ export class WebhookAttemptsRepository {
     const inc = `(CASE WHEN $9::timestamptz IS NOT NULL AND ws.backpressure_until > now() THEN 0 ELSE 1 END)`;
     const disables = `($10 = 'gone' OR ws.consecutive_failures + ${inc} >= ${AUTO_DISABLE_THRESHOLD})`;
     const disablingNow = `(ws.enabled AND ${disables})`;
-    const [row] = await (manager ?? this.dataSource).query(
+    const db = manager ?? this.dataSource;
+    // The subscription's row lock first, in the caller's transaction: the record statement's snapshot then
+    // sees every counted failure committed before it (concurrent failures of one batch, each answered with
+    // Retry-After, counted more than once when the lock was only taken inside the statement).
+    if (manager) {
+      await db.query(
+        `SELECT 1 FROM webhook_subscriptions WHERE id = (SELECT subscription_id FROM webhook_deliveries WHERE id = $1) FOR UPDATE`,
+        [input.id],
+      );
+    }
+    const [row] = await db.query(
       `WITH d AS (
          UPDATE webhook_deliveries
             SET attempts = attempts || $3::jsonb,
