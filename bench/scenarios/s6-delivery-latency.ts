@@ -94,7 +94,12 @@ async function round(
   problems: string[],
 ): Promise<RoundResult> {
   const path = `/latency-${rate}`;
-  const sub = await postJson(pool, account.apiKey, '/v1/webhooks', JSON.stringify({ url: `${receiver}${path}`, eventFilters: ['property.create'] }));
+  const sub = await postJson(
+    pool,
+    account.apiKey,
+    '/v1/webhooks',
+    JSON.stringify({ url: `${receiver}${path}`, eventFilters: ['property.create'] }),
+  );
   if (sub.status !== 201) throw new Error(`creating a subscription answered ${sub.status}`);
   // One event first, so the worker is up and the subscription known before timing starts.
   await postJson(pool, account.apiKey, '/v1/properties', propertyBody(-rate));

@@ -131,9 +131,13 @@ export class WebhookQueue implements OnModuleInit {
   }
 
   /** Wake-ups of subscriptions' batch loops (WebhookBatches). Best effort (never throws, bounded wait): the sweep sends what waits past its due time. */
-  async enqueueBatches(wakes: BatchWake[]): Promise<void> {
+  async enqueueBatches(wakes: BatchWake[], delayMs?: number): Promise<void> {
     if (wakes.length === 0) return;
-    const jobs = wakes.map((wake) => ({ name: BATCH_JOB, data: wake, opts: { jobId: batchJobId(wake), ...DELIVERY_JOB_OPTIONS } }));
+    const jobs = wakes.map((wake) => ({
+      name: BATCH_JOB,
+      data: wake,
+      opts: { jobId: batchJobId(wake), delay: delayMs, ...DELIVERY_JOB_OPTIONS },
+    }));
     await enqueueBestEffort(
       () => this.deliveryQueue.addBulk(jobs),
       this.logger,

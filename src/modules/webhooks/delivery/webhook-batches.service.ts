@@ -49,22 +49,35 @@ export class WebhookBatches {
   }
 
   /**
-   * Deliveries committed for these subscriptions are due (dispatch, in this worker): each joins the loop
-   * running here for its subscription, or waits for its parked job, or gets a wake job. Best effort like
-   * every enqueue: the sweep sends what a lost wake-up left.
+   * Deliveries committed for these subscriptions are due (dispatch, in this worker, right after its
+   * commit): each joins the loop running here for its subscription, or waits for its parked job, or
+   * starts the loop here at once, without a queue hand-over (the latency of a first attempt). A loop that
+   * ends parked, or fails, leaves a wake job behind; a worker killed meanwhile leaves its due deliveries
+   * to the sweep (overdue), as a lost enqueue always did.
    */
   async wake(wakes: BatchWake[]): Promise<void> {
     const now = Date.now();
-    const queued = wakes.filter((wake) => {
+    const queued: BatchWake[] = [];
+    for (const wake of wakes) {
       const loop = this.loops.get(wake.subscriptionId);
-      if (loop && !this.stopping) {
+      if (this.stopping) queued.push(wake);
+      else if (loop) {
         loop.woken = true;
         loop.fromId = mergeFrom(loop.fromId, wake.fromId);
-        return false;
-      }
-      return (this.parked.get(wake.subscriptionId) ?? 0) < now;
-    });
+      } else if ((this.parked.get(wake.subscriptionId) ?? 0) < now) this.runHere(wake);
+    }
     await this.queue.enqueueBatches(queued);
+  }
+
+  /** Runs a subscription's loop outside any job; what it cannot finish goes to a wake job. */
+  private runHere(wake: BatchWake): void {
+    void this.run(wake).then(
+      (result) => (result.kind === 'parked' ? this.queue.enqueueBatches([wake], result.delayMs) : undefined),
+      (error: Error) => {
+        this.logger.warn(`the batch of ${wake.subscriptionId} failed, left to a wake job: ${error.message}`);
+        return this.queue.enqueueBatches([wake], 1_000);
+      },
+    );
   }
 
   /** A wake job: runs the subscription's loop here (until nothing is due), joins the one running, or parks. */
