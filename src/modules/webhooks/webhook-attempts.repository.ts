@@ -104,6 +104,11 @@ export class WebhookAttemptsRepository {
             SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $5::float8 / 1000)
            FROM due WHERE d.id = due.id AND d.id >= $3
          RETURNING ${deliveryReturningList('d')}
+       ), lease AS (
+         -- The loop is alive: the sweep leaves this subscription's due deliveries to it until the lease ends.
+         UPDATE webhook_subscriptions SET batch_lease_until = now() + make_interval(secs => $5::float8 / 1000)
+          WHERE id = $2 AND account_id = $1
+            AND (batch_lease_until IS NULL OR batch_lease_until < now() + make_interval(secs => $5::float8 / 2000))
        )
        SELECT ${deliveryRowSelectList('c', 's')}
          FROM claimed c

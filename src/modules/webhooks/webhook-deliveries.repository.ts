@@ -15,6 +15,9 @@ const DELIVERY_KEYS: PartitionedTable = { table: 'webhook_delivery_keys', idPref
 /** A delivery names its subscription (ON DELETE CASCADE): an insert racing the subscription's deletion fails on it. */
 export const DELIVERY_SUBSCRIPTION_CONSTRAINT = 'webhook_deliveries_subscription_id_fkey';
 
+/** How long the sweep leaves the due first attempts of a subscription whose batch loop is alive to that loop. */
+const BATCH_BACKLOG_MS = 30_000;
+
 /** A subscription that may receive an event, before its filters are matched. */
 export interface DispatchCandidate {
   eventId: string;
@@ -136,7 +139,9 @@ export class WebhookDeliveriesRepository {
 
   /**
    * The retry sweep: pending deliveries overdue by more than `slackMs` and not in flight (their job was
-   * lost), oldest first, optionally of some accounts only.
+   * lost), oldest first, optionally of some accounts only; not those of a subscription whose batch loop is
+   * alive (its lease, moved forward by each claim: the loop takes them), as long as they are first attempts
+   * due for less than BATCH_BACKLOG_MS (past that, whatever the loop left is the sweep's too).
    */
   async overdue(
     slackMs: number,
@@ -144,11 +149,13 @@ export class WebhookDeliveriesRepository {
     accountIds?: string[],
   ): Promise<Array<{ id: string; subscriptionId: string; attemptCount: number }>> {
     const rows = await this.dataSource.query(
-      `SELECT id, subscription_id, attempt_count FROM webhook_deliveries
-        WHERE status = 'pending' AND next_retry_at < now() - make_interval(secs => $1::float8 / 1000) AND in_flight_until IS NULL
-          AND ($3::text[] IS NULL OR account_id = ANY($3::text[]))
-        ORDER BY next_retry_at LIMIT $2`,
-      [slackMs, limit, accountIds ?? null],
+      `SELECT d.id, d.subscription_id, d.attempt_count FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND d.next_retry_at < now() - make_interval(secs => $1::float8 / 1000) AND d.in_flight_until IS NULL
+          AND ($3::text[] IS NULL OR d.account_id = ANY($3::text[]))
+          AND NOT (d.attempt_count = 0 AND d.next_retry_at > now() - make_interval(secs => $4::float8 / 1000)
+                   AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.id = d.subscription_id AND s.batch_lease_until > now()))
+        ORDER BY d.next_retry_at LIMIT $2`,
+      [slackMs, limit, accountIds ?? null, BATCH_BACKLOG_MS],
     );
     return rows.map((r: Record<string, unknown>) => ({
       id: r.id as string,
