@@ -70,9 +70,10 @@ describe('webhook pacing (rateLimitPerSecond)', () => {
       });
     }
 
-    // The unpaced subscription is not held back: all of its deliveries arrive while the paced one is far from done.
+    // The unpaced subscription is not held back: all of its deliveries arrive while the paced one still
+    // waits for its turns (it needs 15 s at its rate; a loaded machine slows the unpaced one, not the cap).
     await free.waitFor(count, 20_000);
-    expect(paced.requests.length).toBeLessThan(count / 2);
+    expect(paced.requests.length).toBeLessThan(count);
 
     // Over a 10 s window, starting after the first attempts, the paced receiver gets RATE per second ± 10%.
     await paced.waitFor(count, 60_000);
