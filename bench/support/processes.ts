@@ -93,7 +93,7 @@ export function startNode(name: string, script: string, env: Env, options: { pro
   return new BenchProcess(name, child, probeFile);
 }
 
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check().catch(() => false)) return;

@@ -136,6 +136,7 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     eventFilters: ['property.*', 'jobRequest.*'],
     enabled: true,
     maxRetries: 5,
+    rateLimitPerSecond: null,
     createdAt: at,
   },
   CreatedWebhookSubscription: {
@@ -144,6 +145,7 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     eventFilters: ['property.*', 'jobRequest.*'],
     enabled: true,
     maxRetries: 5,
+    rateLimitPerSecond: null,
     createdAt: at,
     signingSecret: 'Zk9yTWF0VGhlU2lnbmluZ1NlY3JldE9mVGhpc0hvb2s',
   },

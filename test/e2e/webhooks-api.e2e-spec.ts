@@ -38,6 +38,7 @@ describe('webhook subscriptions API', () => {
         eventFilters: ['jobRequest.*', 'property.create'],
         enabled: true,
         maxRetries: 5,
+        rateLimitPerSecond: null, // pacing (issue 23, an extension): unpaced by default
         createdAt: expect.any(String),
         signingSecret: expect.stringMatching(SECRET),
       });

@@ -3,7 +3,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryAttempt, DeliveryStatus } from './webhook-delivery.entity';
 import { AUTO_DISABLE_THRESHOLD, AUTO_DISABLED_REASON, GONE_DISABLED_REASON } from './delivery/webhook-backoff.rules';
 import { snippetExpiry } from './delivery/webhook-delivery.rules';
-import { DeliveryRecord, DeliveryRow, toDeliveryRow } from './webhook-delivery.row';
+import { SelectedRow } from '../../platform/database/columns';
+import { DeliveryRow, deliveryReturningList, deliveryRowSelectList, toDeliveryRow } from './webhook-delivery.row';
 
 export interface RecordAttemptInput {
   id: string;
@@ -60,31 +61,62 @@ export class WebhookAttemptsRepository {
     inputs: Array<{ id: string; expectedAttemptCount: number }>,
     leaseMs: number,
   ): Promise<Array<DeliveryRow | undefined>> {
-    const rows: DeliveryRecord[] = await this.dataSource.query(
+    const rows: SelectedRow[] = await this.dataSource.query(
       `WITH claimed AS (
          UPDATE webhook_deliveries d
             SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $3::float8 / 1000)
            FROM unnest($1::text[], $2::int[]) AS i(id, expected)
           WHERE d.id = i.id AND d.id = ANY($1::text[]) AND d.status = 'pending' AND d.attempt_count = i.expected AND d.in_flight_until IS NULL
-         RETURNING d.id, d.account_id, d.subscription_id, d.event_id, d.event_name, d.test, d.test_payload, d.status,
-                   d.attempt_count, d.retry_base, d.created_at
+         RETURNING ${deliveryReturningList('d')}
        )
-       SELECT c.*, true AS in_flight,
-              s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at,
-              s.signing_key, s.previous_signing_key,
-              s.dark_since IS NOT NULL AS dark
+       SELECT ${deliveryRowSelectList('c', 's')}
          FROM claimed c
          JOIN webhook_subscriptions s ON s.id = c.subscription_id AND s.account_id = c.account_id`,
       [inputs.map((input) => input.id), inputs.map((input) => input.expectedAttemptCount), leaseMs],
     );
     // A second input for the same attempt in one batch gets nothing: the first one holds the claim.
-    const claimed = new Map(rows.map((r) => [`${r.id}.${r.attempt_count}`, toDeliveryRow(r)]));
+    const claimed = new Map(rows.map(toDeliveryRow).map((row) => [`${row.id}.${row.attemptCount}`, row]));
     return inputs.map((input) => {
       const key = `${input.id}.${input.expectedAttemptCount}`;
       const row = claimed.get(key);
       claimed.delete(key);
       return row;
     });
+  }
+
+  /**
+   * A subscription's batch: claims, in ONE statement, up to `limit` of its due attempts (pending, due by
+   * next_retry_at, not claimed) with ids from `fromId` on, oldest first, until `leaseMs` from now, and
+   * loads them with the subscription. `FOR UPDATE SKIP LOCKED`: workers claiming the same subscription at
+   * once take disjoint rows and never wait on each other. The id range keeps the scan to the partitions
+   * (and the stretch of the delivery log index) holding the wake-up's deliveries and newer ones.
+   */
+  async claimDue(subscription: { accountId: string; id: string }, fromId: string, limit: number, leaseMs: number): Promise<DeliveryRow[]> {
+    const rows: SelectedRow[] = await this.dataSource.query(
+      `WITH due AS (
+         SELECT id FROM webhook_deliveries
+          WHERE account_id = $1 AND subscription_id = $2 AND id >= $3 AND status = 'pending'
+            AND in_flight_until IS NULL AND next_retry_at <= now()
+          ORDER BY id LIMIT $4
+            FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE webhook_deliveries d
+            SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $5::float8 / 1000)
+           FROM due WHERE d.id = due.id AND d.id >= $3
+         RETURNING ${deliveryReturningList('d')}
+       ), lease AS (
+         -- The loop is alive: the sweep leaves this subscription's due deliveries to it until the lease ends.
+         UPDATE webhook_subscriptions SET batch_lease_until = now() + make_interval(secs => $5::float8 / 1000)
+          WHERE id = $2 AND account_id = $1
+            AND (batch_lease_until IS NULL OR batch_lease_until < now() + make_interval(secs => $5::float8 / 2000))
+       )
+       SELECT ${deliveryRowSelectList('c', 's')}
+         FROM claimed c
+         JOIN webhook_subscriptions s ON s.id = c.subscription_id AND s.account_id = c.account_id
+        ORDER BY c.id`,
+      [subscription.accountId, subscription.id, fromId, limit, leaseMs],
+    );
+    return rows.map(toDeliveryRow);
   }
 
   /** Extends this worker's claims on attempts still running; one statement for all of them. */
@@ -138,7 +170,17 @@ export class WebhookAttemptsRepository {
     const inc = `(CASE WHEN $9::timestamptz IS NOT NULL AND ws.backpressure_until > now() THEN 0 ELSE 1 END)`;
     const disables = `($10 = 'gone' OR ws.consecutive_failures + ${inc} >= ${AUTO_DISABLE_THRESHOLD})`;
     const disablingNow = `(ws.enabled AND ${disables})`;
-    const [row] = await (manager ?? this.dataSource).query(
+    const db = manager ?? this.dataSource;
+    // The subscription's row lock first, in the caller's transaction: the record statement's snapshot then
+    // sees every counted failure committed before it (concurrent failures of one batch, each answered with
+    // Retry-After, counted more than once when the lock was only taken inside the statement).
+    if (manager) {
+      await db.query(
+        `SELECT 1 FROM webhook_subscriptions WHERE id = (SELECT subscription_id FROM webhook_deliveries WHERE id = $1) FOR UPDATE`,
+        [input.id],
+      );
+    }
+    const [row] = await db.query(
       `WITH d AS (
          UPDATE webhook_deliveries
             SET attempts = attempts || $3::jsonb,

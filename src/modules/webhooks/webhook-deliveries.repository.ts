@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryStatus } from './webhook-delivery.entity';
-import { DeliveryRecord, DeliveryRow, toDeliveryRow } from './webhook-delivery.row';
+import { SelectedRow } from '../../platform/database/columns';
+import { DeliveryRow, deliveryRowSelectList, toDeliveryRow } from './webhook-delivery.row';
 import { createPartitions, deleteDefaultRowsBefore, dropPartitionsBefore, PartitionedTable } from '../../platform/database/partitions';
 
 /**
@@ -13,6 +14,9 @@ const DELIVERY_KEYS: PartitionedTable = { table: 'webhook_delivery_keys', idPref
 
 /** A delivery names its subscription (ON DELETE CASCADE): an insert racing the subscription's deletion fails on it. */
 export const DELIVERY_SUBSCRIPTION_CONSTRAINT = 'webhook_deliveries_subscription_id_fkey';
+
+/** How long the sweep leaves the due first attempts of a subscription whose batch loop is alive to that loop. */
+const BATCH_BACKLOG_MS = 30_000;
 
 /** A subscription that may receive an event, before its filters are matched. */
 export interface DispatchCandidate {
@@ -73,7 +77,7 @@ export class WebhookDeliveriesRepository {
   async insertEventDeliveries(
     manager: EntityManager,
     rows: Array<{ id: string; accountId: string; subscriptionId: string; eventId: string; eventName: string }>,
-  ): Promise<Array<{ id: string; subscriptionId: string }>> {
+  ): Promise<Array<{ id: string; accountId: string; subscriptionId: string }>> {
     if (rows.length === 0) return [];
     const sorted = [...rows].sort((a, b) => cmp(a.eventId, b.eventId) || cmp(a.subscriptionId, b.subscriptionId));
     // The key claims the (event, subscription) pair (webhook_delivery_keys: the unique constraint a
@@ -92,7 +96,7 @@ export class WebhookDeliveriesRepository {
        SELECT id, account_id, subscription_id, event_id, event_name, false, 'pending', now()
          FROM x WHERE id IN (SELECT delivery_id FROM claimed)
         ORDER BY n
-       RETURNING id, subscription_id`,
+       RETURNING id, account_id, subscription_id`,
       [
         sorted.map((r) => r.id),
         sorted.map((r) => r.accountId),
@@ -101,7 +105,7 @@ export class WebhookDeliveriesRepository {
         sorted.map((r) => r.eventName),
       ],
     );
-    return inserted.map((r: Record<string, string>) => ({ id: r.id, subscriptionId: r.subscription_id }));
+    return inserted.map((r: Record<string, string>) => ({ id: r.id, accountId: r.account_id, subscriptionId: r.subscription_id }));
   }
 
   /** A synthetic delivery: no event row, its envelope in test_payload, due now (next_retry_at) so the sweep finds it if the enqueue is lost. */
@@ -123,23 +127,21 @@ export class WebhookDeliveriesRepository {
    */
   async loadDeliveries(ids: string[]): Promise<Array<DeliveryRow | undefined>> {
     const rows = await this.dataSource.query(
-      `SELECT d.id, d.account_id, d.subscription_id, d.event_id, d.event_name, d.test, d.test_payload, d.status,
-              d.attempt_count, d.retry_base, d.in_flight_until IS NOT NULL AS in_flight, d.created_at,
-              s.url, s.enabled, s.max_retries, s.signing_secret, s.previous_secret, s.previous_secret_expires_at,
-              s.signing_key, s.previous_signing_key,
-              s.dark_since IS NOT NULL AS dark
+      `SELECT ${deliveryRowSelectList('d', 's')}
          FROM webhook_deliveries d
          JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = d.account_id
         WHERE d.id = ANY($1::text[])`,
       [ids],
     );
-    const byId = new Map<string, DeliveryRow>((rows as DeliveryRecord[]).map((r) => [r.id, toDeliveryRow(r)]));
+    const byId = new Map<string, DeliveryRow>((rows as SelectedRow[]).map(toDeliveryRow).map((row) => [row.id, row]));
     return ids.map((id) => byId.get(id));
   }
 
   /**
    * The retry sweep: pending deliveries overdue by more than `slackMs` and not in flight (their job was
-   * lost), oldest first, optionally of some accounts only.
+   * lost), oldest first, optionally of some accounts only; not those of a subscription whose batch loop is
+   * alive (its lease, moved forward by each claim: the loop takes them), as long as they are first attempts
+   * due for less than BATCH_BACKLOG_MS (past that, whatever the loop left is the sweep's too).
    */
   async overdue(
     slackMs: number,
@@ -147,11 +149,13 @@ export class WebhookDeliveriesRepository {
     accountIds?: string[],
   ): Promise<Array<{ id: string; subscriptionId: string; attemptCount: number }>> {
     const rows = await this.dataSource.query(
-      `SELECT id, subscription_id, attempt_count FROM webhook_deliveries
-        WHERE status = 'pending' AND next_retry_at < now() - make_interval(secs => $1::float8 / 1000) AND in_flight_until IS NULL
-          AND ($3::text[] IS NULL OR account_id = ANY($3::text[]))
-        ORDER BY next_retry_at LIMIT $2`,
-      [slackMs, limit, accountIds ?? null],
+      `SELECT d.id, d.subscription_id, d.attempt_count FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND d.next_retry_at < now() - make_interval(secs => $1::float8 / 1000) AND d.in_flight_until IS NULL
+          AND ($3::text[] IS NULL OR d.account_id = ANY($3::text[]))
+          AND NOT (d.attempt_count = 0 AND d.next_retry_at > now() - make_interval(secs => $4::float8 / 1000)
+                   AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.id = d.subscription_id AND s.batch_lease_until > now()))
+        ORDER BY d.next_retry_at LIMIT $2`,
+      [slackMs, limit, accountIds ?? null, BATCH_BACKLOG_MS],
     );
     return rows.map((r: Record<string, unknown>) => ({
       id: r.id as string,

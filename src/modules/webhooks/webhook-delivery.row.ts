@@ -1,3 +1,4 @@
+import { columns, SelectedRow } from '../../platform/database/columns';
 import { DeliveryStatus } from './webhook-delivery.entity';
 
 /** A delivery with its subscription, as one attempt needs them. */
@@ -16,71 +17,74 @@ export interface DeliveryRow {
   /** An attempt of this delivery is claimed (being sent, or its worker died and the claim has not run out). */
   inFlight: boolean;
   createdAt: Date;
-  subscription: {
-    url: string;
-    enabled: boolean;
-    maxRetries: number;
-    /** null on the legacy webhook: its deliveries are unsigned. */
-    signingSecret: string | null;
-    previousSecret: string | null;
-    previousSecretExpiresAt: Date | null;
-    /** v1a (extension): sealed ed25519 private keys; null while v1a is off. */
-    signingKey: string | null;
-    previousSigningKey: string | null;
-    /** Disabled by the engine and not delivered to since (its next delivery publishes webhook.recovered). */
-    dark: boolean;
-  };
+  subscription: DeliverySubscription;
 }
 
-/** A row of the delivery engine's load queries, as the driver returns it. */
-export interface DeliveryRecord {
-  id: string;
-  account_id: string;
-  subscription_id: string;
-  event_id: string | null;
-  event_name: string;
-  test: boolean;
-  test_payload: Record<string, unknown> | null;
-  status: DeliveryStatus;
-  attempt_count: number;
-  retry_base: number;
-  in_flight: boolean;
-  created_at: Date;
+/** What an attempt needs of its subscription. */
+export interface DeliverySubscription {
   url: string;
   enabled: boolean;
-  max_retries: number;
-  signing_secret: string | null;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
-  signing_key: string | null;
-  previous_signing_key: string | null;
+  maxRetries: number;
+  /** null on the legacy webhook: its deliveries are unsigned. */
+  signingSecret: string | null;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  /** v1a (extension): sealed ed25519 private keys; null while v1a is off. */
+  signingKey: string | null;
+  previousSigningKey: string | null;
+  /** Disabled by the engine and not delivered to since (its next delivery publishes webhook.recovered). */
   dark: boolean;
+  /** Attempts started per second at most, across workers (pacing, an extension); null (or absent): unpaced. */
+  rateLimitPerSecond?: number | null;
 }
 
-export function toDeliveryRow(r: DeliveryRecord): DeliveryRow {
-  return {
-    id: r.id,
-    accountId: r.account_id,
-    subscriptionId: r.subscription_id,
-    eventId: r.event_id,
-    eventName: r.event_name,
-    test: r.test,
-    testPayload: r.test_payload,
-    status: r.status,
-    attemptCount: r.attempt_count,
-    retryBase: r.retry_base ?? 0,
-    inFlight: r.in_flight,
-    createdAt: r.created_at,
-    subscription: {
-      url: r.url,
-      enabled: r.enabled,
-      maxRetries: r.max_retries,
-      signingSecret: r.signing_secret,
-      previousSecret: r.previous_secret,
-      previousSecretExpiresAt: r.previous_secret_expires_at,
-      signingKey: r.signing_key ?? null,
-      previousSigningKey: r.previous_signing_key ?? null,
-      dark: r.dark === true,
-    },
-  };
+type DeliveryFields = Omit<DeliveryRow, 'subscription'>;
+
+/**
+ * The engine's load and claim queries select these, the delivery's under the alias `d` and its
+ * subscription's under `s` (columns.ts: one map per table, checked against the types at compile time).
+ * Two fields are expressions over a column rather than the column itself.
+ */
+export const DELIVERY_ROW_COLUMNS = columns<DeliveryFields>({
+  id: 'id',
+  accountId: 'account_id',
+  subscriptionId: 'subscription_id',
+  eventId: 'event_id',
+  eventName: 'event_name',
+  test: 'test',
+  testPayload: 'test_payload',
+  status: 'status',
+  attemptCount: 'attempt_count',
+  retryBase: { column: 'retry_base', decode: (value) => (value as number | null) ?? 0 },
+  inFlight: 'in_flight_until IS NOT NULL',
+  createdAt: 'created_at',
+});
+
+export const DELIVERY_SUBSCRIPTION_COLUMNS = columns<DeliverySubscription>({
+  url: 'url',
+  enabled: 'enabled',
+  maxRetries: 'max_retries',
+  signingSecret: 'signing_secret',
+  previousSecret: 'previous_secret',
+  previousSecretExpiresAt: 'previous_secret_expires_at',
+  signingKey: 'signing_key',
+  previousSigningKey: 'previous_signing_key',
+  dark: { column: 'dark_since IS NOT NULL', decode: (value) => value === true },
+  rateLimitPerSecond: 'rate_limit_per_second',
+});
+
+/** `d.… AS "…", s.… AS "…"`: the select list of a delivery joined (as `d`) with its subscription (as `s`). */
+export function deliveryRowSelectList(delivery = 'd', subscription = 's'): string {
+  return `${DELIVERY_ROW_COLUMNS.selectList(delivery)}, ${DELIVERY_SUBSCRIPTION_COLUMNS.selectList(subscription)}`;
+}
+
+/** The delivery's own columns a claim returns (the raw names, for RETURNING lists). */
+export function deliveryReturningList(alias: string): string {
+  const raw = ['id', 'account_id', 'subscription_id', 'event_id', 'event_name', 'test', 'test_payload', 'status'];
+  return [...raw, 'attempt_count', 'retry_base', 'in_flight_until', 'created_at'].map((column) => `${alias}.${column}`).join(', ');
+}
+
+/** A row read with deliveryRowSelectList. */
+export function toDeliveryRow(row: SelectedRow): DeliveryRow {
+  return { ...DELIVERY_ROW_COLUMNS.toEntity(row), subscription: DELIVERY_SUBSCRIPTION_COLUMNS.toEntity(row) };
 }

@@ -26,6 +26,16 @@ export interface DeliveryJobData {
   subscriptionId?: string;
 }
 
+/**
+ * Job data of a subscription's wake-up (job name `batch`): its deliveries from `fromId` on (ids sort by
+ * creation) are due. The job id is `batch.<subscriptionId>.<fromId>`: one per dispatch of new deliveries.
+ */
+export interface BatchWake {
+  accountId: string;
+  subscriptionId: string;
+  fromId: string;
+}
+
 /** An attempt due and unclaimed in the database (the sweep's): `attempt` = attempts already made. */
 export interface DueAttempt {
   deliveryId: string;
@@ -73,7 +83,7 @@ export class WebhookQueue implements OnModuleInit {
 
   constructor(
     @InjectQueue(WEBHOOK_DISPATCH_QUEUE) private readonly dispatchQueue: Queue<DispatchJobData>,
-    @InjectQueue(WEBHOOK_DELIVERY_QUEUE) private readonly deliveryQueue: Queue<DeliveryJobData>,
+    @InjectQueue(WEBHOOK_DELIVERY_QUEUE) private readonly deliveryQueue: Queue<DeliveryJobData | BatchWake>,
     @InjectQueue(WEBHOOK_REPLAY_QUEUE) private readonly replayQueue: Queue<ReplayJobData>,
     private readonly events: EventsService,
   ) {}
@@ -117,6 +127,21 @@ export class WebhookQueue implements OnModuleInit {
       () => this.deliveryQueue.addBulk(jobs),
       this.logger,
       `enqueueing ${items.length} delivery attempt(s) failed (the sweep will retry)`,
+    );
+  }
+
+  /** Wake-ups of subscriptions' batch loops (WebhookBatches). Best effort (never throws, bounded wait): the sweep sends what waits past its due time. */
+  async enqueueBatches(wakes: BatchWake[], delayMs?: number): Promise<void> {
+    if (wakes.length === 0) return;
+    const jobs = wakes.map((wake) => ({
+      name: BATCH_JOB,
+      data: wake,
+      opts: { jobId: batchJobId(wake), delay: delayMs, ...DELIVERY_JOB_OPTIONS },
+    }));
+    await enqueueBestEffort(
+      () => this.deliveryQueue.addBulk(jobs),
+      this.logger,
+      `enqueueing ${wakes.length} subscription wake-up(s) failed (the sweep will retry)`,
     );
   }
 
@@ -189,6 +214,13 @@ export class WebhookQueue implements OnModuleInit {
       `enqueueing ${replayIds.length} replay(s) failed (the sweep will retry)`,
     );
   }
+}
+
+/** The job name of a subscription's wake-up on the delivery queue (the others, `deliver`, are single attempts). */
+export const BATCH_JOB = 'batch';
+
+export function batchJobId(wake: BatchWake): string {
+  return `batch.${wake.subscriptionId}.${wake.fromId}`;
 }
 
 /** BullMQ refuses ':' in custom ids; delivery ids are `whd_<ULID>`. */

@@ -32,6 +32,8 @@ export class WebhookSubscriptionEntity {
   @Column({ name: 'disabled_by', type: 'text', nullable: true }) disabledBy: string | null;
   /** Since the engine disabled it (auto-disable, 410 Gone), until a delivery succeeds again: webhook.recovered. */
   @Column({ name: 'dark_since', type: 'timestamptz', nullable: true }) darkSince: Date | null;
+  /** Attempts started per second at most, across workers (pacing, an extension); null: unpaced. */
+  @Column({ name: 'rate_limit_per_second', type: 'integer', nullable: true }) rateLimitPerSecond: number | null;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }

@@ -9,6 +9,7 @@ export interface SubscriptionChanges {
   url?: string;
   eventFilters?: string[];
   enabled?: boolean;
+  rateLimitPerSecond?: number | null;
   disabledReason?: null;
   consecutiveFailures?: 0;
   backpressureUntil?: null;

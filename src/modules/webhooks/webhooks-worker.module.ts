@@ -9,6 +9,10 @@ import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor'
 import { DeliverySigningSecrets } from './delivery/delivery-signing-secrets';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookPoster } from './delivery/webhook-poster';
+import { WebhookBatches } from './delivery/webhook-batches.service';
+import { WebhookPacing } from './delivery/webhook-pacing.service';
+import { WebhookEnvelopeSources } from './delivery/webhook-envelope-sources';
+import { Pacer } from '../../platform/redis/pacer';
 import { WebhookOperationalEvents } from './delivery/webhook-operational-events.service';
 import { WebhookDispatchProcessor } from './dispatch/webhook-dispatch.processor';
 import { WebhookDispatchService } from './dispatch/webhook-dispatch.service';
@@ -43,6 +47,10 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     WebhookDispatchService,
     DeliverySigningSecrets,
     WebhookDeliveryService,
+    WebhookBatches,
+    WebhookPacing,
+    WebhookEnvelopeSources,
+    Pacer,
     WebhookOperationalEvents,
     WebhookPoster,
     WebhookSweepService,

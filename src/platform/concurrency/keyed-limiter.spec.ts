@@ -106,4 +106,26 @@ describe('KeyedConcurrencyLimiter', () => {
     expect(peak).toBe(3);
     expect(limiter.running('s')).toBe(0);
   });
+
+  it('room: free slots plus the waiters the budget allows at the measured call time, at most `max`', async () => {
+    let now = 0;
+    const limiter = new KeyedConcurrencyLimiter(2, 1_000, () => now);
+    // Never measured: its slots and as many waiters.
+    expect(limiter.room('s1', 100)).toBe(4);
+    const a = await limiter.acquire('s1');
+    expect(limiter.room('s1', 100)).toBe(3);
+    now = 10;
+    a!();
+    // Measured at 10 ms a call: two slots × 1 s / 10 ms of waiting, bounded by `max`.
+    expect(limiter.room('s1', 100)).toBe(100);
+    expect(limiter.room('s1', 50)).toBe(50);
+    now = 20;
+    const b = await limiter.acquire('s1');
+    const c = await limiter.acquire('s1');
+    now = 2_020;
+    b!();
+    c!();
+    // A slow key (measured near a second) admits its slots and `limit` waiters only.
+    expect(limiter.room('s1', 100)).toBe(4);
+  });
 });

@@ -51,6 +51,20 @@ export class KeyedConcurrencyLimiter {
     });
   }
 
+  /**
+   * How many more callers this key admits now without refusing them (free slots, plus the waiters the
+   * wait budget allows at its measured call time; a key not measured yet admits `limit` waiters).
+   */
+  room(key: string, max: number): number {
+    const slot = this.slots.get(key);
+    const started = slot?.started.length ?? 0;
+    const waiting = slot?.waiting.length ?? 0;
+    const typical = this.typicalMs.get(key);
+    const waitersAllowed =
+      typical === undefined ? this.limit : Math.max(this.limit, Math.floor((this.waitBudgetMs * this.limit) / Math.max(typical, 0.1)) - 1);
+    return Math.max(0, Math.min(max, this.limit - started + waitersAllowed - waiting));
+  }
+
   /** How long to park a job of this key: about one call's time, between 250 ms and 5 s, jittered. */
   parkDelayMs(key: string): number {
     const base = Math.min(5_000, Math.max(250, this.estimateMs(key)));

@@ -3,15 +3,18 @@ import { DelayedError, Job } from 'bullmq';
 import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { WebhookDeliveryService } from './webhook-delivery.service';
-import { DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from '../webhook-queue.service';
+import { BATCH_JOB, BatchWake, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from '../webhook-queue.service';
 import { QueueWorkers } from '../../../platform/queue/queue-worker';
+import { WebhookBatches } from './webhook-batches.service';
 
 /** Time for running attempts to record their outcome once their POST ended, at shutdown. */
 const RECORD_WITHIN_MS = 2_000;
 
 /**
- * Runs delivery attempts (worker only). The job lock must outlast the HTTP time-out, or a live
- * attempt would be taken for stalled and run twice.
+ * Runs the delivery queue (worker only): `batch` jobs wake a subscription's batch loop (WebhookBatches),
+ * `deliver` jobs are single attempts (scheduled retries, test deliveries, POST …/retry, the sweep's
+ * re-sends). The job lock must outlast the HTTP time-out, or a live attempt would be taken for stalled
+ * and run twice.
  */
 @Injectable()
 export class WebhookDeliveryProcessor implements OnApplicationBootstrap {
@@ -20,12 +23,13 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly deliveries: WebhookDeliveryService,
+    private readonly batches: WebhookBatches,
     private readonly workers: QueueWorkers,
   ) {}
 
   onApplicationBootstrap(): void {
     const { deliveryConcurrency, timeoutMs } = this.config.webhook;
-    this.workers.start<DeliveryJobData>(
+    const worker = this.workers.start<DeliveryJobData | BatchWake>(
       WEBHOOK_DELIVERY_QUEUE,
       (job, token) => this.process(job, token),
       {
@@ -35,19 +39,28 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap {
       },
       this.logger,
     );
+    // Closing: batch loops stop claiming (what they started finishes within the bound above).
+    worker.on('closing', () => this.batches.stop());
   }
 
-  private async process(job: Job<DeliveryJobData>, token?: string): Promise<void> {
-    const { subscriptionId } = job.data;
+  private async process(job: Job<DeliveryJobData | BatchWake>, token?: string): Promise<void> {
+    if (job.name === BATCH_JOB) {
+      const result = await this.batches.run(job.data as BatchWake);
+      if (result.kind === 'parked') return this.park(job, result.delayMs, token);
+      return;
+    }
+    const data = job.data as DeliveryJobData;
+    const { subscriptionId } = data;
     // A saturated subscription's job is parked before any query; otherwise after loading (see the service).
-    if (subscriptionId && this.deliveries.isSaturated(subscriptionId)) return this.park(job, subscriptionId, token);
-    const result = await this.deliveries.attempt(job.data);
-    if (result.kind === 'busy') return this.park(job, result.subscriptionId, token);
+    if (subscriptionId && this.deliveries.isSaturated(subscriptionId))
+      return this.park(job, this.deliveries.parkDelayMs(subscriptionId), token);
+    const result = await this.deliveries.attempt(data);
+    if (result.kind === 'busy') return this.park(job, this.deliveries.parkDelayMs(result.subscriptionId), token);
   }
 
   /** Moves the job back to delayed without using up one of its attempts, freeing this worker slot. */
-  private async park(job: Job<DeliveryJobData>, subscriptionId: string, token?: string): Promise<never> {
-    await job.moveToDelayed(Date.now() + this.deliveries.parkDelayMs(subscriptionId), token);
+  private async park(job: Job, delayMs: number, token?: string): Promise<never> {
+    await job.moveToDelayed(Date.now() + delayMs, token);
     throw new DelayedError();
   }
 }

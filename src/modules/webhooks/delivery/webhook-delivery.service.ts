@@ -5,7 +5,6 @@ import { AppConfig } from '../../../config/config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { Coalescer } from '../../../platform/concurrency/coalescer';
 import { KeyedConcurrencyLimiter } from '../../../platform/concurrency/keyed-limiter';
-import { EventsService } from '../../events/events.service';
 import { RecordAttemptInput, RecordAttemptResult, WebhookAttemptsRepository } from '../webhook-attempts.repository';
 import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { DeliveryRow } from '../webhook-delivery.row';
@@ -18,7 +17,6 @@ import {
   deliveryHeaders,
   DroppedReason,
   EnvelopeSource,
-  eventEnvelopeSource,
   LOST_ATTEMPT_MESSAGE,
   SUBSCRIPTION_DISABLED_MESSAGE,
   testEnvelopeSource,
@@ -28,6 +26,8 @@ import { Metrics } from '../../../platform/metrics/metrics';
 import { AttemptReport, isAttemptReport, WebhookPoster } from './webhook-poster';
 import { DeliverySigning, DeliverySigningSecrets } from './delivery-signing-secrets';
 import { WebhookOperationalEvents } from './webhook-operational-events.service';
+import { WebhookPacing } from './webhook-pacing.service';
+import { WebhookEnvelopeSources } from './webhook-envelope-sources';
 
 /**
  * Concurrent attempts share their claim-and-load and record queries: up to this many rows per query,
@@ -38,12 +38,6 @@ import { WebhookOperationalEvents } from './webhook-operational-events.service';
 const QUERY_BATCH = 100;
 const QUERIES_IN_PARALLEL = 1;
 /**
- * Envelope sources of recently loaded events kept in memory: event rows never change, and a fan-out's
- * deliveries of one event arrive together, so most load batches need no event query at all. Emptied
- * when full (a bound, not an LRU: the locality is short).
- */
-const RECENT_EVENTS_MAX = 1_000;
-/**
  * An attempt's claim holds this long unless renewed; the worker renews the claims of its running
  * attempts every CLAIM_RENEW_MS, so a claim runs out only when its worker is gone (killed, or cut off
  * from the database): the sweep then records the attempt as lost within about this long.
@@ -52,6 +46,8 @@ export const CLAIM_LEASE_MS = 5_000;
 const CLAIM_RENEW_MS = 1_500;
 /** A failed record write of an attempt that was sent is tried again after these waits (while its claim is renewed). */
 const RECORD_RETRY_DELAYS_MS = [200, 600];
+/** Time for running attempts to record their outcome once their POST ended, at shutdown. */
+const RECORD_WITHIN_MS = 2_000;
 /** Lost attempts recovered per sweep run. */
 const LOST_BATCH = 500;
 
@@ -64,7 +60,7 @@ export type AttemptResult =
   | { kind: 'attempted'; state: NextDeliveryState; recorded: boolean };
 
 /** Everything one attempt needs: the claimed delivery, its subscription, and what the envelope is built from. */
-interface DeliveryWork extends DeliveryRow {
+export interface DeliveryWork extends DeliveryRow {
   envelopeSource: EnvelopeSource;
 }
 
@@ -105,8 +101,6 @@ const LOST_REPORT: AttemptReport = { outcome: 'lost', responseCode: null, respon
 export class WebhookDeliveryService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliveryService.name);
   private readonly limiter: KeyedConcurrencyLimiter;
-  /** Event id → envelope source (see RECENT_EVENTS_MAX). */
-  private readonly recentEvents = new Map<string, EnvelopeSource>();
   private readonly userAgent: string;
   private readonly claims: Coalescer<AttemptRef, Claimed>;
   private readonly releases: Coalescer<AttemptRef, undefined>;
@@ -114,17 +108,20 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
   /** Deliveries whose attempt this process has claimed and not settled yet: their claims are renewed. */
   private readonly running = new Set<string>();
   private renewal?: NodeJS.Timeout;
+  /** Attempts being sent or recorded (shutdown waits for them). */
+  private readonly sending = new Set<Promise<AttemptResult>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: WebhookDeliveriesRepository,
     private readonly attempts: WebhookAttemptsRepository,
-    private readonly events: EventsService,
+    private readonly envelopes: WebhookEnvelopeSources,
     private readonly poster: WebhookPoster,
     private readonly queue: WebhookQueue,
     private readonly metrics: Metrics,
     private readonly secrets: DeliverySigningSecrets,
     private readonly operational: WebhookOperationalEvents,
+    private readonly pacing: WebhookPacing,
   ) {
     const { concurrencyPerSubscription } = config.webhook;
     // Up to the limit call at once; more wait in memory while that is quick, the rest are parked in the queue.
@@ -139,8 +136,15 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     this.records = new Coalescer((inputs) => this.attempts.recordAttempts(inputs), QUERY_BATCH, QUERIES_IN_PARALLEL);
   }
 
-  /** After the workers closed (QueueShutdown), so attempts still running at shutdown keep their claims. */
-  beforeApplicationShutdown(): void {
+  /**
+   * After the workers closed (QueueShutdown), so attempts still running at shutdown keep their claims;
+   * attempts a parked batch left running are waited for too (up to the request time-out and 2 s to record).
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.sending.size > 0) {
+      const bound = sleep(this.config.webhook.timeoutMs + RECORD_WITHIN_MS, undefined, { ref: false });
+      await Promise.race([Promise.allSettled([...this.sending]), bound]);
+    }
     clearInterval(this.renewal);
   }
 
@@ -165,21 +169,77 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     if ('dropped' in claimed) return { kind: 'dropped', reason: claimed.dropped };
     const { work } = claimed;
     this.holdClaim(work.id);
+    const ready = this.prepare(work);
+    if (ready.kind === 'stopped') return ready.result;
+    if (ready.kind === 'unsignable') {
+      await this.releaseClaims([work]);
+      return { kind: 'dropped', reason: 'unsignable' };
+    }
+    let release: (() => void) | null = null;
     try {
-      if (!work.subscription.enabled) {
-        // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
-        return await this.finish(work, { report: DISABLED_REPORT, at: new Date(), durationMs: 0, claim: 'held', uncounted: true });
-      }
-      const signing = this.secrets.forDelivery(work);
-      if (!signing) {
-        await this.releases.call(ref);
-        return { kind: 'dropped', reason: 'unsignable' };
-      }
-      const release = await this.limiter.acquire(work.subscriptionId);
-      if (!release) {
-        await this.releases.call(ref);
-        return { kind: 'busy', subscriptionId: work.subscriptionId };
-      }
+      // Paced (a start within about a second, else the job is parked), then one of the subscription's slots.
+      if (await this.pacing.startOne(work)) release = await this.limiter.acquire(work.subscriptionId);
+    } catch (error) {
+      await this.releaseClaims([work]);
+      throw error;
+    }
+    if (!release) {
+      await this.releaseClaims([work]);
+      return { kind: 'busy', subscriptionId: work.subscriptionId };
+    }
+    return this.sendClaimed(work, ready.signing, release);
+  }
+
+  /**
+   * A subscription's batch (WebhookBatches): claims up to `limit` of its due attempts with ids from
+   * `fromId` on, in one statement, oldest first, with what their envelopes are built from; this
+   * process renews their claims until each is settled or given back. (A delivery whose event is gone
+   * keeps its claim until it runs out, as a single attempt's does: the sweep records it.)
+   */
+  async claimDue(
+    subscription: { accountId: string; id: string },
+    fromId: string,
+    limit: number,
+  ): Promise<{ works: DeliveryWork[]; claimed: number }> {
+    const rows = await this.attempts.claimDue(subscription, fromId, limit, CLAIM_LEASE_MS);
+    for (const row of rows) this.holdClaim(row.id);
+    const sources = await this.envelopes.of(rows.flatMap((row) => (row.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
+    const works = rows.flatMap((row): DeliveryWork[] => {
+      if (row.eventId === null) return [{ ...row, envelopeSource: testEnvelopeSource(row.testPayload, row) }];
+      const source = sources.get(row.eventId);
+      return source ? [{ ...row, envelopeSource: source }] : [];
+    });
+    return { works, claimed: rows.length };
+  }
+
+  /**
+   * What a claimed attempt needs before its POST: its subscription's secrets and keys, or, when it is not to be
+   * sent, the attempt's result (disabled: recorded as stopped; unsignable: its claim given back).
+   */
+  prepare(
+    work: DeliveryWork,
+  ): { kind: 'ready'; signing: DeliverySigning } | { kind: 'stopped'; result: Promise<AttemptResult> } | { kind: 'unsignable' } {
+    if (!work.subscription.enabled) {
+      // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
+      const result = this.finish(work, { report: DISABLED_REPORT, at: new Date(), durationMs: 0, claim: 'held', uncounted: true }).finally(
+        () => this.running.delete(work.id),
+      );
+      return { kind: 'stopped', result };
+    }
+    const signing = this.secrets.forDelivery(work);
+    return signing ? { kind: 'ready', signing } : { kind: 'unsignable' };
+  }
+
+  /** Sends a claimed attempt holding one of its subscription's slots (`release` frees it), then records it. */
+  sendClaimed(work: DeliveryWork, signing: DeliverySigning, release: () => void): Promise<AttemptResult> {
+    const sending = this.sendAndRecord(work, signing, release);
+    this.sending.add(sending);
+    void sending.catch(() => undefined).finally(() => this.sending.delete(sending));
+    return sending;
+  }
+
+  private async sendAndRecord(work: DeliveryWork, signing: DeliverySigning, release: () => void): Promise<AttemptResult> {
+    try {
       let sent: AttemptRecord;
       try {
         sent = await this.send(work, signing);
@@ -190,6 +250,22 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     } finally {
       this.running.delete(work.id);
     }
+  }
+
+  /** Gives back the claims of attempts this process claimed and will not send now (they are due again at once). */
+  async releaseClaims(works: Array<Pick<DeliveryRow, 'id' | 'attemptCount'>>): Promise<void> {
+    for (const work of works) this.running.delete(work.id);
+    await Promise.all(works.map((work) => this.releases.call({ id: work.id, expectedAttemptCount: work.attemptCount })));
+  }
+
+  /** How many more attempts of this subscription this process would take now (free slots, and waiters it would keep). */
+  room(subscriptionId: string, max: number): number {
+    return this.limiter.room(subscriptionId, max);
+  }
+
+  /** A slot of the subscription's concurrency, or null when it would wait too long (see KeyedConcurrencyLimiter). */
+  acquireSlot(subscriptionId: string): Promise<(() => void) | null> {
+    return this.limiter.acquire(subscriptionId);
   }
 
   /**
@@ -229,7 +305,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     const unclaimed = refs.filter((_, i) => !rows[i]);
     const current = unclaimed.length > 0 ? await this.repository.loadDeliveries(unclaimed.map((ref) => ref.id)) : [];
     const why = new Map(unclaimed.map((ref, i) => [ref, whyUnclaimed(current[i], ref.expectedAttemptCount)]));
-    const sources = await this.eventSources(rows.flatMap((row) => (row?.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
+    const sources = await this.envelopes.of(rows.flatMap((row) => (row?.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
     return refs.map((ref, i): Claimed => {
       const row = rows[i];
       if (!row) return { dropped: why.get(ref)! };
@@ -249,27 +325,6 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
         .catch((error: Error) => this.logger.warn(`renewing ${this.running.size} attempt claim(s) failed: ${error.message}`));
     }, CLAIM_RENEW_MS);
     this.renewal.unref();
-  }
-
-  /** Envelope sources of these events (each of its account): recent ones from memory, the others in one query. */
-  private async eventSources(refs: Array<{ accountId: string; id: string }>): Promise<Map<string, EnvelopeSource>> {
-    // Collected into a map of this call's own: another batch may empty the shared one while this one waits.
-    const sources = new Map<string, EnvelopeSource>();
-    const missing: typeof refs = [];
-    for (const ref of refs) {
-      const recent = this.recentEvents.get(ref.id);
-      if (recent?.targetAccountId === ref.accountId) sources.set(ref.id, recent);
-      else missing.push(ref);
-    }
-    if (missing.length === 0) return sources;
-    const events = await this.events.findForDelivery(missing);
-    if (this.recentEvents.size + events.length > RECENT_EVENTS_MAX) this.recentEvents.clear();
-    for (const event of events) {
-      const source = eventEnvelopeSource(event);
-      this.recentEvents.set(event.id, source);
-      sources.set(event.id, source);
-    }
-    return sources;
   }
 
   /** Checks the URL again and POSTs the attempt signed with `signing`'s secrets (and v1a keys). */

@@ -1,4 +1,4 @@
-import { fanOut } from './webhook-dispatch.rules';
+import { fanOut, inEventOrder, wakesOf } from './webhook-dispatch.rules';
 
 const events = [
   { id: 'evt_1', accountId: 'acct_a', eventName: 'property.create' },
@@ -57,5 +57,35 @@ describe('fanOut of operational events (extension)', () => {
   it('delivers other events whatever their clientRequestId', () => {
     const event = { id: 'evt_p', accountId: 'acct_a', eventName: 'property.create', clientRequestId: 'sub_x' };
     expect(fanOut([event], [{ eventId: 'evt_p', subscriptionId: 'sub_x', eventFilters: ['*'] }])).toHaveLength(1);
+  });
+});
+
+describe('inEventOrder', () => {
+  it('orders a fan-out by event, then subscription (delivery ids are minted in this order)', () => {
+    const deliveries = [
+      { eventId: 'evt_2', subscriptionId: 'sub_a' },
+      { eventId: 'evt_1', subscriptionId: 'sub_b' },
+      { eventId: 'evt_1', subscriptionId: 'sub_a' },
+    ];
+    expect(inEventOrder(deliveries)).toEqual([
+      { eventId: 'evt_1', subscriptionId: 'sub_a' },
+      { eventId: 'evt_1', subscriptionId: 'sub_b' },
+      { eventId: 'evt_2', subscriptionId: 'sub_a' },
+    ]);
+  });
+});
+
+describe('wakesOf', () => {
+  it('wakes each subscription once, from its lowest new delivery id', () => {
+    const created = [
+      { id: 'whd_3', accountId: 'acct_a', subscriptionId: 'sub_a' },
+      { id: 'whd_1', accountId: 'acct_a', subscriptionId: 'sub_a' },
+      { id: 'whd_2', accountId: 'acct_b', subscriptionId: 'sub_b' },
+    ];
+    expect(wakesOf(created)).toEqual([
+      { accountId: 'acct_a', subscriptionId: 'sub_a', fromId: 'whd_1' },
+      { accountId: 'acct_b', subscriptionId: 'sub_b', fromId: 'whd_2' },
+    ]);
+    expect(wakesOf([])).toEqual([]);
   });
 });

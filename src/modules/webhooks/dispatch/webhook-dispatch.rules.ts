@@ -39,3 +39,28 @@ export function fanOut(
   }
   return deliveries;
 }
+
+/**
+ * The deliveries of a fan-out in event order (then subscription): their ids are minted in this order, and
+ * a subscription's batches claim by id, so its first attempts start in event order.
+ */
+export function inEventOrder<T extends { eventId: string; subscriptionId: string }>(deliveries: readonly T[]): T[] {
+  return [...deliveries].sort((a, b) => cmp(a.eventId, b.eventId) || cmp(a.subscriptionId, b.subscriptionId));
+}
+
+/** One wake-up per subscription that got new deliveries, from its lowest new delivery id on. */
+export function wakesOf(
+  created: ReadonlyArray<{ id: string; accountId: string; subscriptionId: string }>,
+): Array<{ accountId: string; subscriptionId: string; fromId: string }> {
+  const wakes = new Map<string, { accountId: string; subscriptionId: string; fromId: string }>();
+  for (const row of created) {
+    const wake = wakes.get(row.subscriptionId);
+    if (!wake) wakes.set(row.subscriptionId, { accountId: row.accountId, subscriptionId: row.subscriptionId, fromId: row.id });
+    else if (row.id < wake.fromId) wake.fromId = row.id;
+  }
+  return [...wakes.values()];
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -6,24 +6,27 @@ import { newId } from '../../../platform/ids/ids';
 import { EventsService } from '../../events/events.service';
 import { Coalescer } from '../../../platform/concurrency/coalescer';
 import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
-import { fanOut } from './webhook-dispatch.rules';
-import { WebhookQueue } from '../webhook-queue.service';
+import { fanOut, inEventOrder, wakesOf } from './webhook-dispatch.rules';
+import { WebhookBatches } from '../delivery/webhook-batches.service';
 
-/** Events per dispatch transaction, and dispatch transactions running at once per process. */
+/**
+ * Events per dispatch transaction, and dispatch transactions running at once per process: one, so a
+ * worker creates deliveries in event order (their ids, which a subscription's batches claim by, follow it).
+ */
 const MAX_BATCH = 200;
-const MAX_PARALLEL_BATCHES = 4;
+const MAX_PARALLEL_BATCHES = 1;
 
 /**
  * Fans events out to subscriptions (worker side): one pending delivery row per matching enabled
  * subscription that existed when the event was created, the event marked dispatched in the same
- * transaction, then one delivery job per NEW row. Running it twice for an event is harmless: the
+ * transaction, then one wake-up per subscription that got NEW rows (WebhookBatches). Running it twice for an event is harmless: the
  * event is skipped once dispatched (or while another dispatcher holds it), and (event, subscription)
  * is unique.
  */
 @Injectable()
 export class WebhookDispatchService {
   private readonly logger = new Logger(WebhookDispatchService.name);
-  private readonly batches = new Coalescer<string, void>(
+  private readonly transactions = new Coalescer<string, void>(
     async (eventIds) => {
       await this.dispatch(eventIds).catch((error: Error) => {
         this.logger.warn(`dispatch of ${eventIds.length} event(s) failed: ${error.message}`);
@@ -40,7 +43,7 @@ export class WebhookDispatchService {
     private readonly dataSource: DataSource,
     private readonly events: EventsService,
     private readonly repository: WebhookDeliveriesRepository,
-    private readonly queue: WebhookQueue,
+    private readonly batches: WebhookBatches,
   ) {}
 
   /**
@@ -48,7 +51,7 @@ export class WebhookDispatchService {
    * are coalesced into the next batch: no added latency when idle, few queries per event under load.
    */
   dispatchOne(eventId: string): Promise<void> {
-    return this.batches.call(eventId);
+    return this.transactions.call(eventId);
   }
 
   /** Dispatches these events in one transaction; returns the number of deliveries created. */
@@ -59,7 +62,7 @@ export class WebhookDispatchService {
       const events = await this.events.lockUndispatched(manager, ids);
       if (events.length === 0) return [];
       const candidates = await this.repository.candidateSubscriptions(manager, events, this.config.legacy.sunsetAt);
-      const rows = fanOut(events, candidates).map((delivery) => ({ id: newId('delivery'), ...delivery }));
+      const rows = inEventOrder(fanOut(events, candidates)).map((delivery) => ({ id: newId('delivery'), ...delivery }));
       const inserted = await this.repository.insertEventDeliveries(manager, rows);
       await this.events.markDispatched(
         manager,
@@ -67,7 +70,8 @@ export class WebhookDispatchService {
       );
       return inserted;
     });
-    await this.queue.enqueueDeliveries(created.map((row) => ({ deliveryId: row.id, attempt: 0, subscriptionId: row.subscriptionId })));
+    // One wake-up per subscription, from its first new delivery on (not one job per delivery).
+    await this.batches.wake(wakesOf(created));
     return created.length;
   }
 }

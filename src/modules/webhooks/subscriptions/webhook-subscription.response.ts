@@ -1,4 +1,16 @@
-import { arrayOf, bool, dateTime, described, enumOf, FieldSchemas, id, optional, str, uri } from '../../../platform/openapi/json-schema';
+import {
+  arrayOf,
+  bool,
+  dateTime,
+  described,
+  enumOf,
+  FieldSchemas,
+  id,
+  optional,
+  orNull,
+  str,
+  uri,
+} from '../../../platform/openapi/json-schema';
 import { readShape } from '../../../platform/openapi/read-shape';
 import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
 import { SIGNATURE_SCHEMES, SignatureScheme, signatureSchemesOf } from './webhook-subscription.rules';
@@ -10,6 +22,8 @@ export interface WebhookSubscriptionResponse {
   eventFilters: string[];
   enabled: boolean;
   maxRetries: number;
+  /** Pacing per endpoint (an extension): attempts started per second at most; null when unpaced. */
+  rateLimitPerSecond: number | null;
   createdAt: string;
   /**
    * Extension, present only while v1a is on (["v1", "v1a"]): a subscription without it reads exactly as
@@ -42,6 +56,7 @@ export function toWebhookSubscriptionResponse(row: WebhookSubscriptionEntity): W
     eventFilters: row.eventFilters,
     enabled: row.enabled,
     maxRetries: row.maxRetries,
+    rateLimitPerSecond: row.rateLimitPerSecond ?? null,
     createdAt: row.createdAt.toISOString(),
   };
   if (row.publicKey !== null) Object.assign(shape, { signatureSchemes: signatureSchemesOf(row), publicKey: row.publicKey });
@@ -62,6 +77,10 @@ const SUBSCRIPTION_FIELDS: FieldSchemas<WebhookSubscriptionResponse> = {
   eventFilters: arrayOf(str),
   enabled: bool,
   maxRetries: { type: 'integer', minimum: 0, maximum: 10 },
+  rateLimitPerSecond: described(
+    orNull({ type: 'integer', minimum: 1, maximum: 1000 }),
+    'extension: attempts started per second at most, across workers; null = unpaced',
+  ),
   createdAt: dateTime,
   signatureSchemes: optional(
     described(

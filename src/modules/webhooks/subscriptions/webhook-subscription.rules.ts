@@ -8,6 +8,9 @@ export const SUBSCRIPTION_LIMITS = {
   maxRetriesMin: 0,
   maxRetriesMax: 10,
   maxRetriesDefault: 5,
+  /** Pacing per endpoint (an extension): attempts started per second at most. */
+  rateLimitPerSecondMin: 1,
+  rateLimitPerSecondMax: 1000,
 } as const;
 
 /** How long the replaced secret keeps signing after a rotation (spec 4.8 rule 8). */

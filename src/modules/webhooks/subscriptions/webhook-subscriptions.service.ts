@@ -50,6 +50,8 @@ export interface CreateWebhookInput {
   eventFilters: string[];
   maxRetries?: number;
   signatureSchemes?: SignatureScheme[];
+  /** Pacing (an extension): null or absent is unpaced. */
+  rateLimitPerSecond?: number | null;
 }
 
 export interface UpdateWebhookInput {
@@ -57,6 +59,8 @@ export interface UpdateWebhookInput {
   eventFilters?: string[];
   enabled?: boolean;
   signatureSchemes?: SignatureScheme[];
+  /** null switches pacing off. */
+  rateLimitPerSecond?: number | null;
 }
 
 /**
@@ -87,6 +91,7 @@ export class WebhookSubscriptionsService {
       eventFilters: distinctEventFilters(input.eventFilters),
       enabled: true,
       maxRetries: input.maxRetries ?? SUBSCRIPTION_LIMITS.maxRetriesDefault,
+      rateLimitPerSecond: input.rateLimitPerSecond ?? null,
       signingSecret: this.secrets.seal(signingSecret, id),
       previousSecret: null,
       previousSecretExpiresAt: null,
@@ -114,6 +119,7 @@ export class WebhookSubscriptionsService {
     if (input.url !== undefined) changes.url = await this.checkedUrl(input.url);
     if (input.eventFilters !== undefined) changes.eventFilters = distinctEventFilters(input.eventFilters);
     if (input.enabled !== undefined) changes.enabled = input.enabled;
+    if (input.rateLimitPerSecond !== undefined) changes.rateLimitPerSecond = input.rateLimitPerSecond;
     // Spec 3.4: enabling clears the reason and restarts the count of consecutive failures.
     // (And closes any back-pressure window: a fresh start.)
     if (input.enabled === true) Object.assign(changes, { disabledReason: null, consecutiveFailures: 0, backpressureUntil: null });

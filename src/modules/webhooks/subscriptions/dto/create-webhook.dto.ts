@@ -7,6 +7,7 @@ import {
   IsArray,
   IsIn,
   IsInt,
+  IsOptional,
   IsString,
   Max,
   MaxLength,
@@ -103,4 +104,14 @@ export class CreateWebhookDto {
   @OptionalNotNull()
   @SignatureSchemeList()
   signatureSchemes?: SignatureScheme[];
+  @RateLimitPerSecond()
+  rateLimitPerSecond?: number | null;
+}
+
+/**
+ * Pacing per endpoint (an extension of the spec, docs/webhooks.md): attempts started per second at most,
+ * across every worker; null (the default) is unpaced. Shared by create and update.
+ */
+export function RateLimitPerSecond(): PropertyDecorator {
+  return applyDecorators(IsOptional(), IsInt(), Min(L.rateLimitPerSecondMin), Max(L.rateLimitPerSecondMax));
 }

@@ -1,7 +1,7 @@
 import { IsBoolean, IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '../../../../platform/http/validators';
 import { SignatureScheme, SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
-import { EventFilterList, SignatureSchemeList } from './create-webhook.dto';
+import { EventFilterList, RateLimitPerSecond, SignatureSchemeList } from './create-webhook.dto';
 
 /**
  * PATCH /v1/webhooks/{webhookId}: the fields spec 4.8 lists (url, eventFilters, enabled), and
@@ -26,4 +26,7 @@ export class UpdateWebhookDto {
   @OptionalNotNull()
   @SignatureSchemeList()
   signatureSchemes?: SignatureScheme[];
+  /** An extension: null switches pacing off. */
+  @RateLimitPerSecond()
+  rateLimitPerSecond?: number | null;
 }
