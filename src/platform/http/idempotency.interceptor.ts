@@ -84,6 +84,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
    * The client still gets its answer; a retry with the key would run the use case again.
    */
   private async releaseUnanswered(claim: IdempotencyClaim, req: ApiRequest): Promise<void> {
+    // The usual case, known without a query (and a pool connection) of its own: the response is stored.
+    if (claim.stored) return;
     try {
       if (await this.store.release(claim)) {
         this.logger.error(
