@@ -82,10 +82,11 @@ export const PROBLEM_RESPONSES: Record<number, { name: string; response: object 
   409: {
     name: 'Conflict',
     response: problem(
-      'Collides with the current state. Codes: conflict (duplicate sourceBookingId or webhook URL: existingId or bookingId names the existing one), invalidState (the resource is in a state that refuses the change), idempotencyKeyInProgress (the first request with this Idempotency-Key is still running).',
+      'Collides with the current state. Codes: conflict (duplicate sourceBookingId or webhook URL: existingId or bookingId names the existing one), invalidState (the resource is in a state that refuses the change), idempotencyKeyInProgress (the first request with this Idempotency-Key is still running; retry with the same key after Retry-After).',
       PROBLEM_EXAMPLE(409, 'conflict', 'A booking with sourceBookingId airbnb-HM4K2Q already exists; update it instead', {
         existingId: 'bk_01JDZK6B2C3D4E5F6G7H8J9K0M',
       }),
+      { ...LIMIT_HEADERS, 'Retry-After': headerRef('RetryAfter') },
     ),
   },
   410: {

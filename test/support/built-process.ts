@@ -40,11 +40,18 @@ export async function spawnBuilt(
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  const logs = () =>
-    stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine);
+  // Parsed once, as lines complete: tests poll logs() often, and reparsing all of a busy child's output
+  // on every poll would load the test process (which also sends the child its requests) more than the child.
+  const parsed: LogLine[] = [];
+  let parsedUpTo = 0;
+  const logs = () => {
+    const end = stdout.lastIndexOf('\n') + 1;
+    if (end > parsedUpTo) {
+      for (const line of stdout.slice(parsedUpTo, end).split('\n')) if (line.startsWith('{')) parsed.push(JSON.parse(line) as LogLine);
+      parsedUpTo = end;
+    }
+    return parsed.slice();
+  };
   try {
     await waitUntil(
       async () => child.exitCode !== null || logs().some((line) => line.msg === startedMsg),

@@ -10,6 +10,11 @@ export interface Answer {
   retryAfter?: string | null;
   body?: Record<string, any>;
   replayed?: boolean;
+  /** Why there was no answer (the fetch's error and its cause). */
+  error?: string;
+  /** When it was sent, and how long the answer took (ms). */
+  sentAt?: number;
+  tookMs?: number;
 }
 
 /** One logical write: a property create, sent with its Idempotency-Key until it is acknowledged (2xx). */
@@ -35,9 +40,10 @@ export interface IdempotentLoad {
 
 /**
  * A steady stream of POST /v1/properties, one new write every `everyMs`, each with an Idempotency-Key,
- * as a careful client sends them: a 503 or 429 is retried after its Retry-After and a 409
- * idempotencyKeyInProgress soon, always with the same key and body, until a 2xx acknowledges it. Any
- * other answer is kept and ends that write (the test then fails on it).
+ * as a careful client sends them: a 503, a 429 or a 409 idempotencyKeyInProgress is retried after its
+ * Retry-After, with jitter (so the clients an outage held back do not all come back at once), always with
+ * the same key and body, until a 2xx acknowledges it. Any other answer, or none (a network error, or
+ * none within 30 s), is kept and ends that write (the test then fails on it).
  */
 export function startIdempotentLoad(baseUrl: string, apiKey: string, everyMs: number): IdempotentLoad {
   const writes: Write[] = [];
@@ -47,10 +53,15 @@ export function startIdempotentLoad(baseUrl: string, apiKey: string, everyMs: nu
   const send = async (write: Write, body: string): Promise<void> => {
     for (;;) {
       let answer: Answer;
+      const sentAt = Date.now();
       try {
         const res = await fetch(`${baseUrl}/v1/properties`, {
           method: 'POST',
-          headers: { 'x-api-key': apiKey, 'idempotency-key': write.key, 'content-type': 'application/json' },
+          headers: {
+            'x-api-key': apiKey,
+            'idempotency-key': write.key,
+            'content-type': 'application/json',
+          },
           body,
           signal: AbortSignal.timeout(30_000),
         });
@@ -62,9 +73,18 @@ export function startIdempotentLoad(baseUrl: string, apiKey: string, everyMs: nu
           retryAfter: res.headers.get('retry-after'),
           body: text ? (JSON.parse(text) as Record<string, any>) : undefined,
           replayed: res.headers.get('idempotent-replayed') === 'true',
+          sentAt,
+          tookMs: Date.now() - sentAt,
         };
-      } catch {
-        answer = { key: write.key, status: 'no answer' };
+      } catch (error) {
+        const cause = (error as Error & { cause?: Error }).cause;
+        answer = {
+          key: write.key,
+          status: 'no answer',
+          error: `${(error as Error).message}${cause ? `: ${cause.message}` : ''}`,
+          sentAt,
+          tookMs: Date.now() - sentAt,
+        };
       }
       write.answers.push(answer);
       answers.push(answer);
@@ -72,10 +92,11 @@ export function startIdempotentLoad(baseUrl: string, apiKey: string, everyMs: nu
         write.id ??= answer.body?.propertyId;
         return;
       }
-      const retryAfterMs = Number(answer.retryAfter) * 1000;
-      if (answer.status === 503 || answer.status === 429) await delay(Number.isFinite(retryAfterMs) ? retryAfterMs : 1000);
-      else if (answer.status === 409 && answer.body?.code === 'idempotencyKeyInProgress') await delay(200);
-      else return;
+      const retryable =
+        answer.status === 503 || answer.status === 429 || (answer.status === 409 && answer.body?.code === 'idempotencyKeyInProgress');
+      if (!retryable) return;
+      const retryAfterMs = answer.retryAfter === null || answer.retryAfter === undefined ? NaN : Number(answer.retryAfter) * 1000;
+      await delay((Number.isFinite(retryAfterMs) ? retryAfterMs : 1000) * (1 + Math.random() / 2));
     }
   };
 

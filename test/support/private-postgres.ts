@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { migrate } from '../../src/database/migrate';
 import { freePort } from './private-services';
+import { waitUntil } from './wait';
 
 const run = promisify(execFile);
 
@@ -21,6 +22,8 @@ export interface PrivatePostgres {
   url(database: string): string;
   /** Creates a database and runs the migrations on it; returns its URL. */
   createMigratedDatabase(database: string): Promise<string>;
+  /** Creates `to` as a copy of `from` (CREATE DATABASE … TEMPLATE), schema and rows included. */
+  copyDatabase(from: string, to: string): Promise<void>;
   /** Stops the server: `fast` ends sessions (57P01) and checkpoints, `immediate` kills them (a crash, recovered at start). */
   stop(mode: 'fast' | 'immediate'): Promise<void>;
   /** Starts it again on the same port; resolves once it accepts connections. */
@@ -56,6 +59,16 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   };
   const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
 
+  const onAdmin = async (sql: string) => {
+    const admin = new Client({ connectionString: url('postgres') });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  };
+
   await start();
   return {
     port,
@@ -63,15 +76,25 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     start,
     stop,
     createMigratedDatabase: async (database) => {
-      const admin = new Client({ connectionString: url('postgres') });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE DATABASE "${database}"`);
-      } finally {
-        await admin.end();
-      }
+      await onAdmin(`CREATE DATABASE "${database}"`);
       await migrate({ databaseUrl: url(database), isProduction: false });
       return url(database);
+    },
+    copyDatabase: async (from, to) => {
+      // A template must have no session: the last ones of whoever used it may still be closing.
+      await waitUntil(
+        () =>
+          onAdmin(`CREATE DATABASE "${to}" TEMPLATE "${from}"`).then(
+            () => true,
+            (error: Error) => {
+              if (!/being accessed by other users/.test(error.message)) throw error;
+              return false;
+            },
+          ),
+        30_000,
+        `a copy of ${from}`,
+        200,
+      );
     },
     destroy: async () => {
       await stop('immediate').catch(() => undefined);

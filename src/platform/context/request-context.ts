@@ -20,6 +20,8 @@ export interface IdempotencyClaim {
   lockToken: string;
   /** The status a replay answers with: the route's success status. */
   responseStatus: number;
+  /** Set once the use case's transaction committed the stored response (Tx.respond): nothing left to release. */
+  stored?: boolean;
 }
 
 export interface RequestContext {

@@ -59,6 +59,7 @@ export class UnitOfWork {
       if (respondedHere) this.responded.delete(ctx);
       throw error;
     }
+    if (respondedHere && ctx.idempotency) ctx.idempotency.stored = true;
     for (const task of afterCommit) {
       // The change is committed; a failing follow-up (say Redis is down) is caught up by the worker's sweep.
       Promise.resolve()

@@ -12,6 +12,13 @@ export type ClaimOutcome = { kind: 'claimed'; lockToken: string } | { kind: 'rep
 const ABANDONED_AFTER_SECONDS = 60;
 /** How often claims that could not be released (the database was down) are tried again. */
 const RELEASE_RETRY_MS = 1_000;
+/**
+ * The Retry-After of a 409 idempotencyKeyInProgress: the first request is usually done within a second,
+ * and a claim left by a database outage is released within RELEASE_RETRY_MS of the database's return.
+ * Without it clients retry at once, and after an outage every waiting client's retries at once are a
+ * load of their own on an API that is catching up.
+ */
+export const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
 
 /**
  * Idempotency records in PostgreSQL. A key is claimed in its own short statement
@@ -63,6 +70,8 @@ export class IdempotencyStore implements OnModuleDestroy {
         'conflict',
         'idempotencyKeyInProgress',
         'A request with this Idempotency-Key is still being processed; retry after it completes',
+        {},
+        { 'Retry-After': String(IN_PROGRESS_RETRY_AFTER_SECONDS) },
       );
     }
     return { kind: 'replay', status: existing.response_status, body: existing.response_body };

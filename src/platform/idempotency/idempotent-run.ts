@@ -77,6 +77,8 @@ async function releaseUnanswered(
   claim: IdempotencyClaim,
   request: IdempotentRequest,
 ): Promise<void> {
+  // The usual case, known without a query (and a pool connection) of its own: the response is stored.
+  if (claim.stored) return;
   try {
     if (await store.release(claim)) {
       logger.error(`${request.describe()} succeeded without Tx.respond: no response stored for its Idempotency-Key`);

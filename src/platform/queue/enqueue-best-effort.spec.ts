@@ -3,21 +3,35 @@ import { enqueueBestEffort } from './enqueue-best-effort';
 
 describe('enqueueBestEffort', () => {
   const warnings: string[] = [];
-  const logger = { warn: (message: string) => warnings.push(message) } as unknown as Logger;
-  beforeEach(() => (warnings.length = 0));
+  const infos: string[] = [];
+  // A logger per test: failures are counted per logger.
+  let logger: Logger;
+  beforeEach(() => {
+    warnings.length = 0;
+    infos.length = 0;
+    logger = { warn: (message: string) => warnings.push(message), log: (message: string) => infos.push(message) } as unknown as Logger;
+  });
 
   it('resolves true once the add completes, logging nothing', async () => {
     await expect(enqueueBestEffort(() => Promise.resolve('job'), logger, 'lost')).resolves.toBe(true);
     expect(warnings).toEqual([]);
   });
 
-  it('never throws: a failed add (or one that throws before its promise) is logged with what is lost', async () => {
+  it('never throws: a failed add (or one that throws before its promise) is logged with what is lost, once per run of failures', async () => {
     await expect(enqueueBestEffort(() => Promise.reject(new Error('ECONNREFUSED')), logger, 'queueing 2 jobs failed')).resolves.toBe(false);
     const throwing = () => {
       throw new Error('closed');
     };
     await expect(enqueueBestEffort(throwing, logger, 'queueing 1 job failed')).resolves.toBe(false);
-    expect(warnings).toEqual(['queueing 2 jobs failed: ECONNREFUSED', 'queueing 1 job failed: closed']);
+    expect(warnings).toEqual(['queueing 2 jobs failed: ECONNREFUSED (further failures are counted until an add works again)']);
+    expect(infos).toEqual([]);
+
+    await expect(enqueueBestEffort(() => Promise.resolve('job'), logger, 'lost')).resolves.toBe(true);
+    expect(infos).toHaveLength(1);
+    expect(infos[0]).toMatch(/^enqueueing works again, after 2 failed add\(s\) in \d+ ms/);
+    await expect(enqueueBestEffort(() => Promise.reject(new Error('ECONNREFUSED')), logger, 'lost again')).resolves.toBe(false);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toMatch(/^lost again: ECONNREFUSED/);
   });
 
   it('stops waiting at its bound on an add that never settles', async () => {

@@ -1,6 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { untilAborted } from '../async/until-aborted';
 
+/**
+ * Failed adds per logger since its last add that worked: while Redis is down every write's add fails, and
+ * a line per request is what an outage must not log. The first failure is logged, the rest counted, and
+ * the first add that works again logs how many failed in between.
+ */
+const failingSince = new WeakMap<Logger, { failures: number; since: number }>();
+
 /** How long a producer waits for Redis to take its jobs before leaving them to the sweep. */
 export const ENQUEUE_WITHIN_MS = 2_000;
 
@@ -10,7 +17,7 @@ export const ENQUEUE_WITHIN_MS = 2_000;
  * throws and waits at most `withinMs`: with Redis unreachable BullMQ's commands wait for it to come back, and a
  * request or a sweep must not. An add that lands after the deadline is harmless (every producer uses job ids),
  * and its late failure is dropped. Resolves true once Redis took the jobs, false when it gave up (logged as
- * `<failure>: <reason>`; the failure says what was lost and who catches it up).
+ * `<failure>: <reason>`; the failure says what was lost and who catches it up), once per run of failures.
  */
 export async function enqueueBestEffort(
   add: () => Promise<unknown>,
@@ -27,9 +34,22 @@ export async function enqueueBestEffort(
   adding.catch(() => undefined); // a failure after the deadline is the sweep's too
   try {
     await untilAborted(adding, AbortSignal.timeout(withinMs));
-    return true;
   } catch (error) {
-    logger.warn(`${failure}: ${(error as Error).message}`);
+    const failing = failingSince.get(logger);
+    if (failing) {
+      failing.failures++;
+    } else {
+      failingSince.set(logger, { failures: 1, since: Date.now() });
+      logger.warn(`${failure}: ${(error as Error).message} (further failures are counted until an add works again)`);
+    }
     return false;
   }
+  const failed = failingSince.get(logger);
+  if (failed) {
+    failingSince.delete(logger);
+    logger.log(
+      `enqueueing works again, after ${failed.failures} failed add(s) in ${Date.now() - failed.since} ms (the sweep catches those up)`,
+    );
+  }
+  return true;
 }
