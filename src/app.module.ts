@@ -14,6 +14,7 @@ import { PropertiesHttpModule } from './modules/properties/properties-http.modul
 import { RemindersHttpModule } from './modules/reminders/reminders-http.module';
 import { WebhooksHttpModule } from './modules/webhooks/webhooks-http.module';
 import { LegacyHttpModule } from './modules/legacy/legacy-http.module';
+import { McpHttpModule } from './modules/mcp/mcp-http.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { ProblemFilter } from './platform/http/problem.filter';
 import { RequestIdMiddleware } from './platform/http/request-id';
@@ -49,6 +50,7 @@ export function apiModules(config: AppConfig) {
     WebhooksHttpModule,
     LegacyHttpModule,
     CalendarFeedsHttpModule,
+    McpHttpModule,
     OpenApiModule,
   ];
 }
