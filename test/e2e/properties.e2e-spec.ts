@@ -283,7 +283,7 @@ describe('properties', () => {
 
   describe('list filters (extension: name, sourceId)', () => {
     it('finds by a part of the name in any case, wildcards as written, and by exact sourceId; the cursor keeps the filter', async () => {
-      const finder = clientFor(t, await createAccount(t));
+      const finder = clientFor(s.t, await createAccount(s.t));
       const made = [];
       for (const name of ['Harbour Loft 1', 'harbour loft 2', 'Harbour loft 3', 'Mountain 100% chalet', 'Mountain_hut'])
         made.push((await finder.post('/v1/properties').send(validProperty({ name })).expect(201)).body);
