@@ -1,31 +1,17 @@
-import { DataSource } from 'typeorm';
-import { ApiClient, startApp, TestApp, twoAccounts } from '../support/app';
+import { suite } from '../support/app';
 import { createBooking, validBooking } from '../support/bookings';
 import { expectProblem } from '../support/problem';
-import { createProperty, pointersOf, uniq } from '../support/properties';
+import { pointersOf, uniq } from '../support/properties';
 
 describe('bookings: create, read, update, dates, cancel, delete', () => {
-  let t: TestApp;
-  let db: DataSource;
-  let api: ApiClient;
-  let otherApi: ApiClient;
-  let property: { propertyId: string; sourceId: string };
-  let otherProperty: { propertyId: string; sourceId: string };
+  const s = suite({ property: true, otherProperty: true });
 
-  beforeAll(async () => {
-    t = await startApp();
-    db = t.app.get(DataSource);
-    ({ api, otherApi } = await twoAccounts(t));
-    property = await createProperty(api);
-    otherProperty = await createProperty(otherApi);
-  });
-  afterAll(() => t.close());
-
-  const create = (overrides: Record<string, unknown> = {}) => api.post('/v1/bookings').send(validBooking(property.propertyId, overrides));
+  const create = (overrides: Record<string, unknown> = {}) =>
+    s.api.post('/v1/bookings').send(validBooking(s.property.propertyId, overrides));
 
   describe('POST /v1/bookings', () => {
     it('creates a booking (201) in the read shape of spec 2.4: guests show their names only', async () => {
-      const body = validBooking(property.propertyId, {
+      const body = validBooking(s.property.propertyId, {
         title: 'Family stay',
         tags: ['vip', 'late-checkout'],
         otherAttributes: [{ group: 'Access', pictures: ['https://images.example.com/door.png'], value: ['a', 'b'], label: 'Door code' }],
@@ -34,7 +20,7 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
           { sourceId: 'g-2', firstName: 'Charles' },
         ],
       });
-      const res = await api.post('/v1/bookings').send(body).expect(201);
+      const res = await s.api.post('/v1/bookings').send(body).expect(201);
       const b = res.body;
       expect(b.bookingId).toMatch(/^bk_[0-9A-Z]{26}$/);
       expect(Object.keys(b)).toEqual([
@@ -54,7 +40,7 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
       ]);
       expect(b).toMatchObject({
         sourceBookingId: body.sourceBookingId,
-        propertyId: property.propertyId,
+        propertyId: s.property.propertyId,
         status: 1,
         startDate: '2030-01-01T15:00:00.000Z',
         endDate: '2030-01-04T10:00:00.000Z',
@@ -72,12 +58,12 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
       );
       expect(b.updatedAt).toBe(b.createdAt);
       // The rest of each guest is stored, never returned.
-      const [row] = await db.query(`SELECT guest_details FROM bookings WHERE id = $1`, [b.bookingId]);
+      const [row] = await s.db.query(`SELECT guest_details FROM bookings WHERE id = $1`, [b.bookingId]);
       expect(row.guest_details).toEqual([
         { sourceId: 'g-1', firstName: 'Ada', lastName: 'Lovelace', sourcePictureUrl: 'https://images.example.com/ada.png' },
         { sourceId: 'g-2', firstName: 'Charles' },
       ]);
-      expect(JSON.stringify((await api.get(`/v1/bookings/${b.bookingId}`).expect(200)).body)).not.toMatch(/sourceId|sourcePictureUrl/);
+      expect(JSON.stringify((await s.api.get(`/v1/bookings/${b.bookingId}`).expect(200)).body)).not.toMatch(/sourceId|sourcePictureUrl/);
     });
 
     it('optional fields left out or null are null; dates with offsets come back in UTC, to the millisecond', async () => {
@@ -98,18 +84,21 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
     });
 
     it('takes the property by sourcePropertyId; both, neither, unknown or another account’s property fail', async () => {
-      const bySource = await create({ propertyId: undefined, sourcePropertyId: property.sourceId }).expect(201);
-      expect(bySource.body.propertyId).toBe(property.propertyId);
-      expect(pointersOf(await create({ sourcePropertyId: property.sourceId }).expect(400))).toEqual(['#/propertyId', '#/sourcePropertyId']);
+      const bySource = await create({ propertyId: undefined, sourcePropertyId: s.property.sourceId }).expect(201);
+      expect(bySource.body.propertyId).toBe(s.property.propertyId);
+      expect(pointersOf(await create({ sourcePropertyId: s.property.sourceId }).expect(400))).toEqual([
+        '#/propertyId',
+        '#/sourcePropertyId',
+      ]);
       await create({ propertyId: undefined }).expect(400);
       const unknown = await create({ propertyId: 'prop_01ARZ3NDEKTSV4RRFFQ69G5FAV' }).expect(404);
       expect(unknown.body.detail).toContain('prop_01ARZ3NDEKTSV4RRFFQ69G5FAV');
-      await create({ propertyId: otherProperty.propertyId }).expect(404);
-      await create({ propertyId: undefined, sourcePropertyId: otherProperty.sourceId }).expect(404);
+      await create({ propertyId: s.otherProperty.propertyId }).expect(404);
+      await create({ propertyId: undefined, sourcePropertyId: s.otherProperty.sourceId }).expect(404);
     });
 
     it('a sourceBookingId the account already used is a 409 conflict carrying the existing bookingId; other accounts may use it', async () => {
-      const first = await createBooking(api, property.propertyId);
+      const first = await createBooking(s.api, s.property.propertyId);
       const res = await create({
         sourceBookingId: first.sourceBookingId,
         startDate: '2031-01-01T00:00:00Z',
@@ -122,15 +111,15 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
       expect(problem.existingId).toBe(first.bookingId);
       expect(problem.detail).toContain(first.bookingId);
       expect(problem.detail).toMatch(/update the existing booking|update that booking instead/);
-      await otherApi
+      await s.otherApi
         .post('/v1/bookings')
-        .send(validBooking(otherProperty.propertyId, { sourceBookingId: first.sourceBookingId }))
+        .send(validBooking(s.otherProperty.propertyId, { sourceBookingId: first.sourceBookingId }))
         .expect(201);
     });
 
     it('concurrent creates with one sourceBookingId: exactly one 201, the others 409 with its id', async () => {
-      const body = validBooking(property.propertyId);
-      const results = await Promise.all(Array.from({ length: 6 }, () => api.post('/v1/bookings').send(body)));
+      const body = validBooking(s.property.propertyId);
+      const results = await Promise.all(Array.from({ length: 6 }, () => s.api.post('/v1/bookings').send(body)));
       const created = results.filter((r) => r.status === 201);
       expect(created).toHaveLength(1);
       for (const res of results.filter((r) => r.status !== 201)) {
@@ -170,7 +159,7 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
       // The last and first instants of the range, however written, are bookings that read back as written.
       const edge = await create({ startDate: '0001-01-01T00:00:00-01:00', endDate: '9999-12-31T23:59:59.999+00:00' }).expect(201);
       expect(edge.body).toMatchObject({ startDate: '0001-01-01T01:00:00.000Z', endDate: '9999-12-31T23:59:59.999Z' });
-      await api
+      await s.api
         .patch(`/v1/bookings/${edge.body.bookingId}/dates`)
         .send({ startDate: edge.body.startDate, endDate: edge.body.endDate })
         .expect(200);
@@ -250,24 +239,24 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
 
   describe('GET /v1/bookings/{bookingId}', () => {
     it('reads a booking; unknown, malformed and another account’s ids are 404', async () => {
-      const booking = await createBooking(api, property.propertyId);
-      expect((await api.get(`/v1/bookings/${booking.bookingId}`).expect(200)).body).toEqual(booking);
-      expectProblem(await api.get('/v1/bookings/bk_01ARZ3NDEKTSV4RRFFQ69G5FAV'), 404, 'notFound');
-      expectProblem(await api.get('/v1/bookings/nope'), 404, 'notFound');
-      expectProblem(await api.get('/v1/bookings/bk_%00'), 404, 'notFound');
-      expectProblem(await otherApi.get(`/v1/bookings/${booking.bookingId}`), 404, 'notFound');
-      await api.get(`/v1/bookings/${booking.bookingId}?x=1`).expect(400);
+      const booking = await createBooking(s.api, s.property.propertyId);
+      expect((await s.api.get(`/v1/bookings/${booking.bookingId}`).expect(200)).body).toEqual(booking);
+      expectProblem(await s.api.get('/v1/bookings/bk_01ARZ3NDEKTSV4RRFFQ69G5FAV'), 404, 'notFound');
+      expectProblem(await s.api.get('/v1/bookings/nope'), 404, 'notFound');
+      expectProblem(await s.api.get('/v1/bookings/bk_%00'), 404, 'notFound');
+      expectProblem(await s.otherApi.get(`/v1/bookings/${booking.bookingId}`), 404, 'notFound');
+      await s.api.get(`/v1/bookings/${booking.bookingId}?x=1`).expect(400);
     });
   });
 
   describe('PATCH /v1/bookings/{bookingId}', () => {
     it('replaces the fields sent, clears the nullable ones with null, keeps the status', async () => {
-      const booking = await createBooking(api, property.propertyId, {
+      const booking = await createBooking(s.api, s.property.propertyId, {
         title: 'Old',
         tags: ['a'],
         otherAttributes: [{ label: 'L', value: 'v' }],
       });
-      const res = await api
+      const res = await s.api
         .patch(`/v1/bookings/${booking.bookingId}`)
         .send({
           title: 'New',
@@ -289,7 +278,7 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
         createdAt: booking.createdAt,
       });
       expect(res.body.updatedAt > booking.updatedAt).toBe(true);
-      const cleared = await api
+      const cleared = await s.api
         .patch(`/v1/bookings/${booking.bookingId}`)
         .send({ title: null, tags: null, otherAttributes: null })
         .expect(200);
@@ -297,13 +286,13 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
     });
 
     it('an empty body changes nothing (same updatedAt)', async () => {
-      const booking = await createBooking(api, property.propertyId);
-      expect((await api.patch(`/v1/bookings/${booking.bookingId}`).send({}).expect(200)).body).toEqual(booking);
+      const booking = await createBooking(s.api, s.property.propertyId);
+      expect((await s.api.patch(`/v1/bookings/${booking.bookingId}`).send({}).expect(200)).body).toEqual(booking);
     });
 
     it('refuses null for required fields, empty lists, dates, status and unknown fields', async () => {
-      const booking = await createBooking(api, property.propertyId);
-      const patch = (body: Record<string, unknown>) => api.patch(`/v1/bookings/${booking.bookingId}`).send(body);
+      const booking = await createBooking(s.api, s.property.propertyId);
+      const patch = (body: Record<string, unknown>) => s.api.patch(`/v1/bookings/${booking.bookingId}`).send(body);
       expect(pointersOf(await patch({ numberOfGuests: null }).expect(400))).toEqual(['#/numberOfGuests']);
       expect(pointersOf(await patch({ guestDetails: null }).expect(400))).toEqual(['#/guestDetails']);
       expect(pointersOf(await patch({ guestDetails: [] }).expect(400))).toEqual(['#/guestDetails']);
@@ -314,19 +303,19 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
         const res = await patch({ [field]: 'x' }).expect(400);
         expect(res.body.code).toBe('objectStrict');
       }
-      expect((await api.get(`/v1/bookings/${booking.bookingId}`).expect(200)).body).toEqual(booking);
+      expect((await s.api.get(`/v1/bookings/${booking.bookingId}`).expect(200)).body).toEqual(booking);
     });
   });
 
   describe('PATCH /v1/bookings/{bookingId}/dates', () => {
     it('moves the stay and marks the booking changed (status 2), again and again', async () => {
-      const booking = await createBooking(api, property.propertyId);
-      const res = await api
+      const booking = await createBooking(s.api, s.property.propertyId);
+      const res = await s.api
         .patch(`/v1/bookings/${booking.bookingId}/dates`)
         .send({ startDate: '2030-05-01T15:00:00Z', endDate: '2030-05-03T10:00:00+02:00' })
         .expect(200);
       expect(res.body).toMatchObject({ status: 2, startDate: '2030-05-01T15:00:00.000Z', endDate: '2030-05-03T08:00:00.000Z' });
-      const again = await api
+      const again = await s.api
         .patch(`/v1/bookings/${booking.bookingId}/dates`)
         .send({ startDate: '2030-05-02T15:00:00Z', endDate: '2030-05-04T10:00:00Z' })
         .expect(200);
@@ -334,8 +323,8 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
     });
 
     it('both dates required, endDate after startDate, nothing else', async () => {
-      const booking = await createBooking(api, property.propertyId);
-      const dates = (body: Record<string, unknown>) => api.patch(`/v1/bookings/${booking.bookingId}/dates`).send(body);
+      const booking = await createBooking(s.api, s.property.propertyId);
+      const dates = (body: Record<string, unknown>) => s.api.patch(`/v1/bookings/${booking.bookingId}/dates`).send(body);
       expect(pointersOf(await dates({ startDate: '2030-05-01T15:00:00Z' }).expect(400))).toEqual(['#/endDate']);
       expect(pointersOf(await dates({}).expect(400))).toEqual(['#/endDate', '#/startDate']);
       expect(pointersOf(await dates({ startDate: '2030-05-01T15:00:00Z', endDate: '2030-05-01T15:00:00Z' }).expect(400))).toEqual([
@@ -344,13 +333,13 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
       expect(pointersOf(await dates({ startDate: '2030-05-01', endDate: '2030-05-03T10:00:00Z' }).expect(400))).toEqual(['#/startDate']);
       const extra = await dates({ startDate: '2030-05-01T15:00:00Z', endDate: '2030-05-03T10:00:00Z', title: 'x' }).expect(400);
       expect(extra.body.code).toBe('objectStrict');
-      expect((await api.get(`/v1/bookings/${booking.bookingId}`).expect(200)).body.status).toBe(1);
+      expect((await s.api.get(`/v1/bookings/${booking.bookingId}`).expect(200)).body.status).toBe(1);
     });
 
     it('a cancelled booking cannot change dates: 409 invalidState naming its status', async () => {
-      const booking = await createBooking(api, property.propertyId);
-      await api.post(`/v1/bookings/${booking.bookingId}/cancel`).expect(200);
-      const res = await api
+      const booking = await createBooking(s.api, s.property.propertyId);
+      await s.api.post(`/v1/bookings/${booking.bookingId}/cancel`).expect(200);
+      const res = await s.api
         .patch(`/v1/bookings/${booking.bookingId}/dates`)
         .send({ startDate: '2030-05-01T15:00:00Z', endDate: '2030-05-03T10:00:00Z' });
       const problem = expectProblem(res, 409, 'invalidState');
@@ -362,43 +351,43 @@ describe('bookings: create, read, update, dates, cancel, delete', () => {
 
   describe('POST /v1/bookings/{bookingId}/cancel', () => {
     it('cancels (status 3, 200 with the booking); cancelling again changes nothing; no body accepted', async () => {
-      const booking = await createBooking(api, property.propertyId);
-      const res = await api.post(`/v1/bookings/${booking.bookingId}/cancel`).expect(200);
+      const booking = await createBooking(s.api, s.property.propertyId);
+      const res = await s.api.post(`/v1/bookings/${booking.bookingId}/cancel`).expect(200);
       expect(res.body).toMatchObject({ bookingId: booking.bookingId, status: 3, startDate: booking.startDate });
-      const again = await api.post(`/v1/bookings/${booking.bookingId}/cancel`).expect(200);
+      const again = await s.api.post(`/v1/bookings/${booking.bookingId}/cancel`).expect(200);
       expect(again.body).toEqual(res.body);
-      const withBody = await api.post(`/v1/bookings/${booking.bookingId}/cancel`).send({ reason: 'x' }).expect(400);
+      const withBody = await s.api.post(`/v1/bookings/${booking.bookingId}/cancel`).send({ reason: 'x' }).expect(400);
       expect(withBody.body.code).toBe('objectStrict');
       // A cancelled booking can still be updated (its guests, tags...).
-      await api.patch(`/v1/bookings/${booking.bookingId}`).send({ title: 'Cancelled stay' }).expect(200);
+      await s.api.patch(`/v1/bookings/${booking.bookingId}`).send({ title: 'Cancelled stay' }).expect(200);
     });
   });
 
   describe('DELETE /v1/bookings/{bookingId}', () => {
     it('deletes (204, no body); afterwards it is a 404 and its sourceBookingId is free again', async () => {
-      const booking = await createBooking(api, property.propertyId);
-      const res = await api.delete(`/v1/bookings/${booking.bookingId}`).expect(204);
+      const booking = await createBooking(s.api, s.property.propertyId);
+      const res = await s.api.delete(`/v1/bookings/${booking.bookingId}`).expect(204);
       expect(res.text).toBe('');
-      await api.get(`/v1/bookings/${booking.bookingId}`).expect(404);
-      await api.delete(`/v1/bookings/${booking.bookingId}`).expect(404);
+      await s.api.get(`/v1/bookings/${booking.bookingId}`).expect(404);
+      await s.api.delete(`/v1/bookings/${booking.bookingId}`).expect(404);
       await create({ sourceBookingId: booking.sourceBookingId }).expect(201);
     });
   });
 
   it('another account’s booking is a 404 on every route and never changes', async () => {
-    const booking = await createBooking(api, property.propertyId);
+    const booking = await createBooking(s.api, s.property.propertyId);
     const id = booking.bookingId;
-    expectProblem(await otherApi.get(`/v1/bookings/${id}`), 404, 'notFound');
-    expectProblem(await otherApi.patch(`/v1/bookings/${id}`).send({ title: 'x' }), 404, 'notFound');
+    expectProblem(await s.otherApi.get(`/v1/bookings/${id}`), 404, 'notFound');
+    expectProblem(await s.otherApi.patch(`/v1/bookings/${id}`).send({ title: 'x' }), 404, 'notFound');
     expectProblem(
-      await otherApi.patch(`/v1/bookings/${id}/dates`).send({ startDate: '2030-05-01T15:00:00Z', endDate: '2030-05-03T10:00:00Z' }),
+      await s.otherApi.patch(`/v1/bookings/${id}/dates`).send({ startDate: '2030-05-01T15:00:00Z', endDate: '2030-05-03T10:00:00Z' }),
       404,
       'notFound',
     );
-    expectProblem(await otherApi.post(`/v1/bookings/${id}/cancel`), 404, 'notFound');
-    expectProblem(await otherApi.delete(`/v1/bookings/${id}`), 404, 'notFound');
-    const listed = await otherApi.get('/v1/bookings?dateFrom=2000-01-01T00:00:00Z&dateTo=2100-01-01T00:00:00Z&limit=100').expect(200);
+    expectProblem(await s.otherApi.post(`/v1/bookings/${id}/cancel`), 404, 'notFound');
+    expectProblem(await s.otherApi.delete(`/v1/bookings/${id}`), 404, 'notFound');
+    const listed = await s.otherApi.get('/v1/bookings?dateFrom=2000-01-01T00:00:00Z&dateTo=2100-01-01T00:00:00Z&limit=100').expect(200);
     expect(listed.body.data.map((b: { bookingId: string }) => b.bookingId)).not.toContain(id);
-    expect((await api.get(`/v1/bookings/${id}`).expect(200)).body).toEqual(booking);
+    expect((await s.api.get(`/v1/bookings/${id}`).expect(200)).body).toEqual(booking);
   });
 });

@@ -1,7 +1,7 @@
 import { dropRedisPrefix } from '../support/test-env';
 import { Scheduler } from '../../src/platform/scheduling/scheduler';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
-import { CalendarServer, icsFixture, startCalendarServer } from '../support/calendar-server';
+import { CalendarServer, calendarScanEnv, icsFixture, startCalendarServer } from '../support/calendar-server';
 import { createProperty } from '../support/properties';
 import { createPrivateDatabase, PrivateDatabase } from '../support/private-services';
 import { waitUntil } from '../support/wait';
@@ -28,14 +28,7 @@ describe('calendar feeds: the scheduled scan', () => {
 
   beforeAll(async () => {
     db = await createPrivateDatabase('calendar');
-    env = {
-      DATABASE_URL: db.url,
-      REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-calendar-scheduled`,
-      WEBHOOK_SWEEP_INTERVAL_MS: '0',
-      WEBHOOK_RETENTION_INTERVAL_MS: '0',
-      CALENDAR_SCAN_INTERVAL_MS: '200',
-      CALENDAR_SYNC_INTERVAL_MS: String(INTERVAL_MS),
-    };
+    env = calendarScanEnv(db.url, 'calendar-scheduled', INTERVAL_MS);
     t = await startApp({ ...env, REDIS_PREFIX: `${env.REDIS_PREFIX}-api` });
     worker = await startWorker(env);
     calendars = await startCalendarServer();

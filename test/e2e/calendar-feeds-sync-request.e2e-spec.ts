@@ -1,6 +1,6 @@
 import { dropRedisPrefix } from '../support/test-env';
 import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
-import { CalendarServer, icsFixture, startCalendarServer } from '../support/calendar-server';
+import { CalendarServer, calendarScanEnv, icsFixture, startCalendarServer } from '../support/calendar-server';
 import { createProperty } from '../support/properties';
 import { createPrivateDatabase, PrivateDatabase } from '../support/private-services';
 import { waitUntil } from '../support/wait';
@@ -23,14 +23,7 @@ describe('calendar feeds: a sync asked for while one runs', () => {
 
   beforeAll(async () => {
     db = await createPrivateDatabase('calendar_request');
-    env = {
-      DATABASE_URL: db.url,
-      REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-calendar-request`,
-      WEBHOOK_SWEEP_INTERVAL_MS: '0',
-      WEBHOOK_RETENTION_INTERVAL_MS: '0',
-      CALENDAR_SCAN_INTERVAL_MS: '200',
-      CALENDAR_SYNC_INTERVAL_MS: String(INTERVAL_MS),
-    };
+    env = calendarScanEnv(db.url, 'calendar-request', INTERVAL_MS);
     t = await startApp(env);
     worker = await startWorker(env);
     calendars = await startCalendarServer();

@@ -1,6 +1,6 @@
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { ChecklistsService } from '../../src/modules/checklists/checklists.service';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp, twoAccounts } from '../support/app';
+import { clientFor, createAccount, suite } from '../support/app';
 import { feedEvents } from '../support/events';
 import { createProperty } from '../support/properties';
 
@@ -30,22 +30,9 @@ function idsOf(checklist: { taskGroups: Array<{ taskGroupId: string; tasks: Arra
 }
 
 describe('checklists', () => {
-  let t: TestApp;
-  let account: TestAccount;
-  let api: ApiClient;
-  let otherApi: ApiClient;
-  let property: { propertyId: string; sourceId: string };
-  let otherProperty: { propertyId: string; sourceId: string };
+  const s = suite({ property: true, otherProperty: true });
 
-  beforeAll(async () => {
-    t = await startApp();
-    ({ account, api, otherApi } = await twoAccounts(t));
-    property = await createProperty(api);
-    otherProperty = await createProperty(otherApi);
-  });
-  afterAll(() => t.close());
-
-  const create = (overrides: Record<string, unknown> = {}) => api.post('/v1/checklists').send(body(property.propertyId, overrides));
+  const create = (overrides: Record<string, unknown> = {}) => s.api.post('/v1/checklists').send(body(s.property.propertyId, overrides));
   const withGroup = (group: Record<string, unknown>) => create({ taskGroups: [group] });
   const withTask = (task: Record<string, unknown>) => withGroup({ title: 'G', tasks: [task] });
 
@@ -55,7 +42,7 @@ describe('checklists', () => {
       const c = res.body;
       expect(c.checklistId).toMatch(/^chk_[0-9A-Z]{26}$/);
       expect(c).toMatchObject({
-        propertyId: property.propertyId,
+        propertyId: s.property.propertyId,
         title: 'Turnover clean',
         description: 'Between guests',
         disabled: false,
@@ -87,23 +74,23 @@ describe('checklists', () => {
     });
 
     it('accepts sourcePropertyId instead of propertyId', async () => {
-      const res = await api
+      const res = await s.api
         .post('/v1/checklists')
-        .send(body(property.propertyId, { propertyId: undefined, sourcePropertyId: property.sourceId }))
+        .send(body(s.property.propertyId, { propertyId: undefined, sourcePropertyId: s.property.sourceId }))
         .expect(201);
-      expect(res.body.propertyId).toBe(property.propertyId);
+      expect(res.body.propertyId).toBe(s.property.propertyId);
     });
 
     it('rejects both or neither property identifier, and 404s unknown or foreign ones', async () => {
-      const both = await create({ sourcePropertyId: property.sourceId }).expect(400);
+      const both = await create({ sourcePropertyId: s.property.sourceId }).expect(400);
       expect(both.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['#/propertyId', '#/sourcePropertyId']);
       await create({ propertyId: undefined }).expect(400);
       const unknownId = await create({ propertyId: 'prop_01ARZ3NDEKTSV4RRFFQ69G5FAV' }).expect(404);
       expect(unknownId.body.detail).toContain('prop_01ARZ3NDEKTSV4RRFFQ69G5FAV');
       const unknownSource = await create({ propertyId: undefined, sourcePropertyId: 'no-such-source' }).expect(404);
       expect(unknownSource.body.detail).toContain('no-such-source');
-      await create({ propertyId: otherProperty.propertyId }).expect(404);
-      await create({ propertyId: undefined, sourcePropertyId: otherProperty.sourceId }).expect(404);
+      await create({ propertyId: s.otherProperty.propertyId }).expect(404);
+      await create({ propertyId: undefined, sourcePropertyId: s.otherProperty.sourceId }).expect(404);
     });
 
     it('a group with both sourcePictureUrl and tasks fails with the spec message', async () => {
@@ -194,9 +181,9 @@ describe('checklists', () => {
         const res = await create({ taskGroups }).expect(400);
         expect(res.body.status).toBe(400);
       }
-      await api
+      await s.api
         .post('/v1/checklists')
-        .send([body(property.propertyId)])
+        .send([body(s.property.propertyId)])
         .expect(400);
     });
 
@@ -206,9 +193,9 @@ describe('checklists', () => {
       await withTask({ label: 'ab\u0000c' }).expect(400);
       await create({ propertyId: 'prop_\u0000' }).expect(400);
       for (const res of [
-        await api.post('/v1/checklists/chk_%00/disable').expect(404),
-        await api.patch('/v1/checklists/chk_%00').send({ title: 'x' }).expect(404),
-        await api.get('/v1/properties/prop_%00/checklists').expect(404),
+        await s.api.post('/v1/checklists/chk_%00/disable').expect(404),
+        await s.api.patch('/v1/checklists/chk_%00').send({ title: 'x' }).expect(404),
+        await s.api.get('/v1/properties/prop_%00/checklists').expect(404),
       ]) {
         expect(res.body.code).toBe('notFound');
       }
@@ -233,7 +220,7 @@ describe('checklists', () => {
   describe('PATCH /v1/checklists/{checklistId}', () => {
     it('replacing taskGroups re-mints every taskGroupId and taskId', async () => {
       const created = (await create().expect(201)).body;
-      const res = await api
+      const res = await s.api
         .patch(`/v1/checklists/${created.checklistId}`)
         .send({
           taskGroups: [
@@ -254,26 +241,26 @@ describe('checklists', () => {
       expect(after.filter((id) => before.has(id))).toEqual([]);
       expect(updated.updatedAt >= created.updatedAt).toBe(true);
 
-      const list = await api.get(`/v1/properties/${property.propertyId}/checklists`).expect(200);
+      const list = await s.api.get(`/v1/properties/${s.property.propertyId}/checklists`).expect(200);
       expect(list.body.data.find((c: { checklistId: string }) => c.checklistId === created.checklistId)).toEqual(updated);
     });
 
     it('updating the title only keeps the structure and its ids; null description clears it', async () => {
       const created = (await create().expect(201)).body;
-      const res = await api.patch(`/v1/checklists/${created.checklistId}`).send({ title: 'Renamed' }).expect(200);
+      const res = await s.api.patch(`/v1/checklists/${created.checklistId}`).send({ title: 'Renamed' }).expect(200);
       expect(res.body.title).toBe('Renamed');
       expect(res.body.description).toBe('Between guests');
       expect(res.body.taskGroups).toEqual(created.taskGroups);
-      const cleared = await api.patch(`/v1/checklists/${created.checklistId}`).send({ description: null }).expect(200);
+      const cleared = await s.api.patch(`/v1/checklists/${created.checklistId}`).send({ description: null }).expect(200);
       expect(cleared.body.description).toBeNull();
       expect(cleared.body.title).toBe('Renamed');
-      const same = await api.patch(`/v1/checklists/${created.checklistId}`).send({}).expect(200);
+      const same = await s.api.patch(`/v1/checklists/${created.checklistId}`).send({}).expect(200);
       expect(same.body).toEqual(cleared.body);
     });
 
     it('update groups take no sourceTaskGroupId nor sourcePictureUrl, and need tasks', async () => {
       const { checklistId } = (await create().expect(201)).body;
-      const patch = (group: Record<string, unknown>) => api.patch(`/v1/checklists/${checklistId}`).send({ taskGroups: [group] });
+      const patch = (group: Record<string, unknown>) => s.api.patch(`/v1/checklists/${checklistId}`).send({ taskGroups: [group] });
       const sourceGroup = await patch({ title: 'G', sourceTaskGroupId: 'grp-1', tasks: [{ label: 'abc' }] }).expect(400);
       expect(sourceGroup.body.code).toBe('objectStrict');
       expect(sourceGroup.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['#/taskGroups/0/sourceTaskGroupId']);
@@ -285,20 +272,20 @@ describe('checklists', () => {
       await patch({ title: 'G', tasks: [] }).expect(400);
       await patch({ title: 'G', tasks: [{ label: 'ab' }] }).expect(400);
       await patch({ title: 'G', tasks: [{ label: 'abc', colour: 'red' }] }).expect(400);
-      await api.patch(`/v1/checklists/${checklistId}`).send({ taskGroups: [] }).expect(400);
-      await api.patch(`/v1/checklists/${checklistId}`).send({ taskGroups: null }).expect(400);
-      await api.patch(`/v1/checklists/${checklistId}`).send({ title: null }).expect(400);
-      await api.patch(`/v1/checklists/${checklistId}`).send({ title: '' }).expect(400);
-      const moved = await api.patch(`/v1/checklists/${checklistId}`).send({ propertyId: property.propertyId }).expect(400);
+      await s.api.patch(`/v1/checklists/${checklistId}`).send({ taskGroups: [] }).expect(400);
+      await s.api.patch(`/v1/checklists/${checklistId}`).send({ taskGroups: null }).expect(400);
+      await s.api.patch(`/v1/checklists/${checklistId}`).send({ title: null }).expect(400);
+      await s.api.patch(`/v1/checklists/${checklistId}`).send({ title: '' }).expect(400);
+      const moved = await s.api.patch(`/v1/checklists/${checklistId}`).send({ propertyId: s.property.propertyId }).expect(400);
       expect(moved.body.code).toBe('objectStrict');
     });
 
     it('another account, or an unknown id, gets 404', async () => {
       const { checklistId } = (await create().expect(201)).body;
-      await otherApi.patch(`/v1/checklists/${checklistId}`).send({ title: 'Mine now' }).expect(404);
-      await api.patch('/v1/checklists/chk_01ARZ3NDEKTSV4RRFFQ69G5FAV').send({ title: 'x' }).expect(404);
-      await api.patch('/v1/checklists/not-an-id').send({ title: 'x' }).expect(404);
-      const list = await api.get(`/v1/properties/${property.propertyId}/checklists`).expect(200);
+      await s.otherApi.patch(`/v1/checklists/${checklistId}`).send({ title: 'Mine now' }).expect(404);
+      await s.api.patch('/v1/checklists/chk_01ARZ3NDEKTSV4RRFFQ69G5FAV').send({ title: 'x' }).expect(404);
+      await s.api.patch('/v1/checklists/not-an-id').send({ title: 'x' }).expect(404);
+      const list = await s.api.get(`/v1/properties/${s.property.propertyId}/checklists`).expect(200);
       expect(list.body.data.find((c: { checklistId: string }) => c.checklistId === checklistId).title).toBe('Turnover clean');
     });
   });
@@ -306,73 +293,73 @@ describe('checklists', () => {
   describe('POST /v1/checklists/{checklistId}/disable', () => {
     it('disables idempotently, keeps the checklist listed (flagged) and refuses later updates', async () => {
       const created = (await create().expect(201)).body;
-      const res = await api.post(`/v1/checklists/${created.checklistId}/disable`).expect(200);
+      const res = await s.api.post(`/v1/checklists/${created.checklistId}/disable`).expect(200);
       expect(res.body).toMatchObject({ checklistId: created.checklistId, disabled: true, taskGroups: created.taskGroups });
       expect(new Date(res.body.disabledAt).toISOString()).toBe(res.body.disabledAt);
-      const again = await api.post(`/v1/checklists/${created.checklistId}/disable`).expect(200);
+      const again = await s.api.post(`/v1/checklists/${created.checklistId}/disable`).expect(200);
       expect(again.body).toEqual(res.body);
 
-      const list = await api.get(`/v1/properties/${property.propertyId}/checklists`).expect(200);
+      const list = await s.api.get(`/v1/properties/${s.property.propertyId}/checklists`).expect(200);
       expect(list.body.data.find((c: { checklistId: string }) => c.checklistId === created.checklistId)).toEqual(res.body);
 
-      const refused = await api.patch(`/v1/checklists/${created.checklistId}`).send({ title: 'x' }).expect(409);
+      const refused = await s.api.patch(`/v1/checklists/${created.checklistId}`).send({ title: 'x' }).expect(409);
       expect(refused.body.code).toBe('invalidState');
     });
 
     it('another account, or an unknown id, gets 404', async () => {
       const { checklistId } = (await create().expect(201)).body;
-      await otherApi.post(`/v1/checklists/${checklistId}/disable`).expect(404);
-      await api.post('/v1/checklists/chk_01ARZ3NDEKTSV4RRFFQ69G5FAV/disable').expect(404);
-      const list = await api.get(`/v1/properties/${property.propertyId}/checklists`).expect(200);
+      await s.otherApi.post(`/v1/checklists/${checklistId}/disable`).expect(404);
+      await s.api.post('/v1/checklists/chk_01ARZ3NDEKTSV4RRFFQ69G5FAV/disable').expect(404);
+      const list = await s.api.get(`/v1/properties/${s.property.propertyId}/checklists`).expect(200);
       expect(list.body.data.find((c: { checklistId: string }) => c.checklistId === checklistId).disabled).toBe(false);
     });
   });
 
   describe('GET /v1/properties/{propertyId}/checklists', () => {
     it('lists every checklist of the property, oldest first, unpaginated', async () => {
-      const own = await createProperty(api);
-      const a = (await api.post('/v1/checklists').send(body(own.propertyId)).expect(201)).body;
+      const own = await createProperty(s.api);
+      const a = (await s.api.post('/v1/checklists').send(body(own.propertyId)).expect(201)).body;
       const b = (
-        await api
+        await s.api
           .post('/v1/checklists')
           .send(body(own.propertyId, { title: 'Second' }))
           .expect(201)
       ).body;
       await create().expect(201); // another property of the same account: not listed
-      const res = await api.get(`/v1/properties/${own.propertyId}/checklists`).expect(200);
+      const res = await s.api.get(`/v1/properties/${own.propertyId}/checklists`).expect(200);
       expect(res.body).toEqual({ data: [a, b], nextCursor: null, hasMore: false });
     });
 
     it('an empty property lists nothing; unknown or foreign properties are 404', async () => {
-      const empty = await createProperty(api);
-      expect((await api.get(`/v1/properties/${empty.propertyId}/checklists`).expect(200)).body).toEqual({
+      const empty = await createProperty(s.api);
+      expect((await s.api.get(`/v1/properties/${empty.propertyId}/checklists`).expect(200)).body).toEqual({
         data: [],
         nextCursor: null,
         hasMore: false,
       });
-      await api.get('/v1/properties/prop_01ARZ3NDEKTSV4RRFFQ69G5FAV/checklists').expect(404);
-      await api.get(`/v1/properties/${otherProperty.propertyId}/checklists`).expect(404);
-      await otherApi.get(`/v1/properties/${property.propertyId}/checklists`).expect(404);
+      await s.api.get('/v1/properties/prop_01ARZ3NDEKTSV4RRFFQ69G5FAV/checklists').expect(404);
+      await s.api.get(`/v1/properties/${s.otherProperty.propertyId}/checklists`).expect(404);
+      await s.otherApi.get(`/v1/properties/${s.property.propertyId}/checklists`).expect(404);
     });
   });
 
   describe('property deletion', () => {
     it('deletes the property checklists and emits checklist.delete for each', async () => {
-      const doomed = await createProperty(api);
-      const a = (await api.post('/v1/checklists').send(body(doomed.propertyId)).expect(201)).body;
-      const b = (await api.post('/v1/checklists').send(body(doomed.propertyId)).expect(201)).body;
-      await api.post(`/v1/checklists/${b.checklistId}/disable`).expect(200);
+      const doomed = await createProperty(s.api);
+      const a = (await s.api.post('/v1/checklists').send(body(doomed.propertyId)).expect(201)).body;
+      const b = (await s.api.post('/v1/checklists').send(body(doomed.propertyId)).expect(201)).body;
+      await s.api.post(`/v1/checklists/${b.checklistId}/disable`).expect(200);
       const survivor = (await create().expect(201)).body;
 
-      await api.delete(`/v1/properties/${doomed.propertyId}`).expect(204);
-      await api.get(`/v1/properties/${doomed.propertyId}/checklists`).expect(404);
-      await api.patch(`/v1/checklists/${a.checklistId}`).send({ title: 'x' }).expect(404);
-      await api.post(`/v1/checklists/${b.checklistId}/disable`).expect(404);
-      const remaining = await api.get(`/v1/properties/${property.propertyId}/checklists`).expect(200);
+      await s.api.delete(`/v1/properties/${doomed.propertyId}`).expect(204);
+      await s.api.get(`/v1/properties/${doomed.propertyId}/checklists`).expect(404);
+      await s.api.patch(`/v1/checklists/${a.checklistId}`).send({ title: 'x' }).expect(404);
+      await s.api.post(`/v1/checklists/${b.checklistId}/disable`).expect(404);
+      const remaining = await s.api.get(`/v1/properties/${s.property.propertyId}/checklists`).expect(200);
       expect(remaining.body.data.map((c: { checklistId: string }) => c.checklistId)).toContain(survivor.checklistId);
 
       // The checklist.delete events commit with property.delete: wait until the feed shows it.
-      const events = await feedEvents(api, {
+      const events = await feedEvents(s.api, {
         until: (all) => all.some((e) => e.eventName === 'property.delete' && e.results[0].propertyId === doomed.propertyId),
       });
       const deletes = events.filter((e) => e.eventName === 'checklist.delete');
@@ -384,7 +371,7 @@ describe('checklists', () => {
 
   describe('events', () => {
     it('checklist.create, .update and .disable carry the read shape; no-op calls write no event', async () => {
-      const eventsApi = clientFor(t, await createAccount(t));
+      const eventsApi = clientFor(s.t, await createAccount(s.t));
       const own = await createProperty(eventsApi);
       const created = (await eventsApi.post('/v1/checklists').send(body(own.propertyId)).expect(201)).body;
       const updated = (await eventsApi.patch(`/v1/checklists/${created.checklistId}`).send({ title: 'New' }).expect(200)).body;
@@ -405,25 +392,25 @@ describe('checklists', () => {
 
   describe('ChecklistsService.snapshotForJob (for job requests)', () => {
     it('returns deep copies in order; unknown, foreign or disabled checklists are refused', async () => {
-      const service = t.app.get(ChecklistsService);
-      const uow = t.app.get(UnitOfWork);
-      const ctx = { accountId: account.accountId, requestId: 'req_test', clientRequestId: 'req_test' };
+      const service = s.t.app.get(ChecklistsService);
+      const uow = s.t.app.get(UnitOfWork);
+      const ctx = { accountId: s.account.accountId, requestId: 'req_test', clientRequestId: 'req_test' };
       const a = (await create().expect(201)).body;
       const b = (await create({ title: 'B' }).expect(201)).body;
-      const foreign = (await otherApi.post('/v1/checklists').send(body(otherProperty.propertyId)).expect(201)).body;
+      const foreign = (await s.otherApi.post('/v1/checklists').send(body(s.otherProperty.propertyId)).expect(201)).body;
 
       const snapshots = await uow.run(ctx, (tx) => service.snapshotForJob(tx, [b.checklistId, a.checklistId]));
       expect(snapshots).toEqual([
         {
           checklistId: b.checklistId,
-          propertyId: property.propertyId,
+          propertyId: s.property.propertyId,
           title: 'B',
           description: 'Between guests',
           taskGroups: b.taskGroups,
         },
         {
           checklistId: a.checklistId,
-          propertyId: property.propertyId,
+          propertyId: s.property.propertyId,
           title: a.title,
           description: a.description,
           taskGroups: a.taskGroups,
@@ -434,13 +421,13 @@ describe('checklists', () => {
         code: 'validationFailed',
         extras: { errors: [{ pointer: '#/checklists/1/checklistId', detail: `Checklist ${foreign.checklistId} was not found` }] },
       });
-      await api.post(`/v1/checklists/${a.checklistId}/disable`).expect(200);
+      await s.api.post(`/v1/checklists/${a.checklistId}/disable`).expect(200);
       await expect(uow.run(ctx, (tx) => service.snapshotForJob(tx, [a.checklistId]))).rejects.toMatchObject({
         code: 'invalidState',
         extras: { checklistIds: [a.checklistId] },
       });
       // The copies taken earlier are unaffected by the later update.
-      await api
+      await s.api
         .patch(`/v1/checklists/${b.checklistId}`)
         .send({ taskGroups: [{ title: 'New', tasks: [{ label: 'abc' }] }] })
         .expect(200);

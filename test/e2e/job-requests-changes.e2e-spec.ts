@@ -1,4 +1,4 @@
-import { ApiClient, startApp, TestApp, twoAccounts } from '../support/app';
+import { suite } from '../support/app';
 import { feedEvents } from '../support/events';
 import { ANN, BOB, createChecklist, createJob, jobInStatus, provider, START } from '../support/job-requests';
 import { expectProblem } from '../support/problem';
@@ -8,23 +8,14 @@ const STATUSES = [1, 2, 3, 4, 5, 7, 8, 9];
 const CLOSED = [3, 4, 7, 8];
 
 describe('job requests: host changes', () => {
-  let t: TestApp;
-  let api: ApiClient;
-  let otherApi: ApiClient;
-  let property: Awaited<ReturnType<typeof createProperty>>;
+  const s = suite({ env: { TEST_HELPERS_ENABLED: 'true' }, property: true });
 
-  beforeAll(async () => {
-    t = await startApp({ TEST_HELPERS_ENABLED: 'true' });
-    ({ api, otherApi } = await twoAccounts(t));
-    property = await createProperty(api);
-  });
-  afterAll(() => t.close());
-
-  const inStatus = (status: number, overrides: Record<string, unknown> = {}) => jobInStatus(api, property.propertyId, status, overrides);
-  const patch = (jobRequestId: string, body: Record<string, unknown>) => api.patch(`/v1/jobRequests/${jobRequestId}`).send(body);
+  const inStatus = (status: number, overrides: Record<string, unknown> = {}) =>
+    jobInStatus(s.api, s.property.propertyId, status, overrides);
+  const patch = (jobRequestId: string, body: Record<string, unknown>) => s.api.patch(`/v1/jobRequests/${jobRequestId}`).send(body);
   /** The job's events once the feed shows `count` of them named `until` (the feed shows an event only once older transactions end). */
   const eventsOf = async (jobRequestId: string, until: string, count = 1) => {
-    const events = await feedEvents(api, {
+    const events = await feedEvents(s.api, {
       until: (all) => all.filter((e) => e.eventName === until && e.results[0]?.jobRequestId === jobRequestId).length >= count,
     });
     return events.filter((e) => e.results[0]?.jobRequestId === jobRequestId);
@@ -32,7 +23,7 @@ describe('job requests: host changes', () => {
 
   describe('PATCH /v1/jobRequests/{jobRequestId}', () => {
     it('changes the fields of 4.7 and returns the rebuilt snapshot, with jobRequest.updated', async () => {
-      const job = await createJob(api, property.propertyId);
+      const job = await createJob(s.api, s.property.propertyId);
       const res = await patch(job.jobRequestId, {
         offeredPrice: 95,
         offeredPriceCurrency: 'USD',
@@ -48,16 +39,18 @@ describe('job requests: host changes', () => {
         note: 'New instructions',
         scheduledEndTime: '2030-06-01T12:30:00.000Z',
       });
-      expect((await api.get(`/v1/jobRequests/${job.jobRequestId}`)).body).toEqual(res.body);
+      expect((await s.api.get(`/v1/jobRequests/${job.jobRequestId}`)).body).toEqual(res.body);
       const events = await eventsOf(job.jobRequestId, 'jobRequest.updated');
       expect(events.map((e) => e.eventName)).toEqual(['jobRequest.created', 'jobRequest.updated']);
       expect(events[1].results).toEqual([res.body]);
       // The new list replaced the old one: Ann is no longer invited.
-      expectProblem(await provider(api, job.jobRequestId).accept(ANN), 400, 'validationFailed');
+      expectProblem(await provider(s.api, job.jobRequestId).accept(ANN), 400, 'validationFailed');
     });
 
     it('takes every time field as optional; null clears endTime and durations; endTime stays after startTime', async () => {
-      const job = await createJob(api, property.propertyId, { time: { type: 'fixed', startTime: START, endTime: '2030-06-01T15:00:00Z' } });
+      const job = await createJob(s.api, s.property.propertyId, {
+        time: { type: 'fixed', startTime: START, endTime: '2030-06-01T15:00:00Z' },
+      });
       expect((await patch(job.jobRequestId, { time: { type: 'flexible' } }).expect(200)).body).toMatchObject({
         jobType: 'flexible',
         scheduledEndTime: '2030-06-01T15:00:00.000Z',
@@ -80,13 +73,13 @@ describe('job requests: host changes', () => {
     });
 
     it('takes property details only (no ids) and writes them to the property', async () => {
-      const own = await createProperty(api, { details: { access: 'Code 1234' } });
-      const job = await createJob(api, own.propertyId);
+      const own = await createProperty(s.api, { details: { access: 'Code 1234' } });
+      const job = await createJob(s.api, own.propertyId);
       const res = await patch(job.jobRequestId, {
         property: { access: 'Code 9999', otherAttributes: [{ label: 'Pets', value: 'Cat' }] },
       }).expect(200);
       expect(res.body).toEqual(job); // a property change, not a change of the job
-      expect((await api.get(`/v1/properties/${own.propertyId}`)).body.details).toEqual({
+      expect((await s.api.get(`/v1/properties/${own.propertyId}`)).body.details).toEqual({
         access: 'Code 9999',
         otherAttributes: [{ label: 'Pets', value: 'Cat' }],
       });
@@ -98,7 +91,7 @@ describe('job requests: host changes', () => {
     });
 
     it('validates like create: providers, checklists, price, message', async () => {
-      const job = await createJob(api, property.propertyId);
+      const job = await createJob(s.api, s.property.propertyId);
       expect(pointersOf(await patch(job.jobRequestId, { serviceProviders: [] }).expect(400))).toEqual(['#/serviceProviders']);
       expect(pointersOf(await patch(job.jobRequestId, { serviceProviders: null }).expect(400))).toEqual(['#/serviceProviders']);
       expect(pointersOf(await patch(job.jobRequestId, { offeredPrice: -1 }).expect(400))).toEqual(['#/offeredPrice']);
@@ -107,19 +100,19 @@ describe('job requests: host changes', () => {
         pointersOf(await patch(job.jobRequestId, { checklists: [{ checklistId: 'chk_01ARZ3NDEKTSV4RRFFQ69G5FAV' }] }).expect(400)),
       ).toEqual(['#/checklists/0/checklistId']);
       expectProblem(await patch(job.jobRequestId, { sourceBookingId: 'x' }), 400, 'objectStrict');
-      expect((await api.get(`/v1/jobRequests/${job.jobRequestId}`)).body).toEqual(job);
+      expect((await s.api.get(`/v1/jobRequests/${job.jobRequestId}`)).body).toEqual(job);
     });
 
     it('checklists: those already on the job keep their copy, new ones are copied now, left-out ones go', async () => {
-      const a = await createChecklist(api, property.propertyId, { tasksPerGroup: 2 });
-      const b = await createChecklist(api, property.propertyId, { tasksPerGroup: 3 });
-      const job = await createJob(api, property.propertyId, { checklists: [{ checklistId: a.checklistId }] });
+      const a = await createChecklist(s.api, s.property.propertyId, { tasksPerGroup: 2 });
+      const b = await createChecklist(s.api, s.property.propertyId, { tasksPerGroup: 3 });
+      const job = await createJob(s.api, s.property.propertyId, { checklists: [{ checklistId: a.checklistId }] });
       // a changes and is disabled after the job copied it: the job keeps its copy, even when a is listed again.
-      await api
+      await s.api
         .patch(`/v1/checklists/${a.checklistId}`)
         .send({ taskGroups: [{ title: 'x', tasks: [{ label: 'one' }, { label: 'two' }, { label: 'three' }, { label: 'four' }] }] })
         .expect(200);
-      await api.post(`/v1/checklists/${a.checklistId}/disable`).expect(200);
+      await s.api.post(`/v1/checklists/${a.checklistId}/disable`).expect(200);
       const both = (
         await patch(job.jobRequestId, { checklists: [{ checklistId: b.checklistId }, { checklistId: a.checklistId }] }).expect(200)
       ).body;
@@ -166,7 +159,7 @@ describe('job requests: host changes', () => {
       if (CLOSED.includes(status)) {
         const problem = expectProblem(res, 409, 'invalidState');
         expect(problem.detail).toContain(`status ${status} (`);
-        expect((await api.get(`/v1/jobRequests/${job.jobRequestId}`)).body).toEqual(job);
+        expect((await s.api.get(`/v1/jobRequests/${job.jobRequestId}`)).body).toEqual(job);
       } else {
         expect(res.status).toBe(200);
         expect(res.body).toMatchObject({ offeredPrice: 123, status: status === 2 ? 9 : status });
@@ -175,10 +168,10 @@ describe('job requests: host changes', () => {
   });
 
   describe('POST /v1/jobRequests/{jobRequestId}/oneOffTasks', () => {
-    const add = (jobRequestId: string, tasks: unknown) => api.post(`/v1/jobRequests/${jobRequestId}/oneOffTasks`).send({ tasks });
+    const add = (jobRequestId: string, tasks: unknown) => s.api.post(`/v1/jobRequests/${jobRequestId}/oneOffTasks`).send({ tasks });
 
     it('adds tasks, and updates the one with the same title; the counts follow', async () => {
-      const job = await createJob(api, property.propertyId);
+      const job = await createJob(s.api, s.property.propertyId);
       const first = (
         await add(job.jobRequestId, [
           { title: 'Water plants', note: 'Balcony' },
@@ -206,7 +199,7 @@ describe('job requests: host changes', () => {
       const events = await eventsOf(job.jobRequestId, 'jobRequest.updated');
       expect(events.at(-1)!.results[0].status).toBe(5);
       // The task id is only visible in the completion report: complete with none, read it from there.
-      await provider(api, job.jobRequestId).complete().expect(200);
+      await provider(s.api, job.jobRequestId).complete().expect(200);
       const completed = (await eventsOf(job.jobRequestId, 'jobRequest.completed')).at(-1)!;
       expect(completed.results[0].tasks).toEqual([
         { taskId: expect.stringMatching(/^task_/), checklistId: null, label: 'Water plants', sourceTaskId: null, completed: false },
@@ -214,9 +207,9 @@ describe('job requests: host changes', () => {
     });
 
     it('validates: 1-100 tasks, title and note required, titles once per request, http(s) picture URL', async () => {
-      const job = await createJob(api, property.propertyId);
+      const job = await createJob(s.api, s.property.propertyId);
       expect(pointersOf(await add(job.jobRequestId, []).expect(400))).toEqual(['#/tasks']);
-      expect(pointersOf(await api.post(`/v1/jobRequests/${job.jobRequestId}/oneOffTasks`).send({}).expect(400))).toEqual(['#/tasks']);
+      expect(pointersOf(await s.api.post(`/v1/jobRequests/${job.jobRequestId}/oneOffTasks`).send({}).expect(400))).toEqual(['#/tasks']);
       expect(pointersOf(await add(job.jobRequestId, [{ title: 'A' }]).expect(400))).toEqual(['#/tasks/0/note']);
       expect(pointersOf(await add(job.jobRequestId, [{ note: 'n' }]).expect(400))).toEqual(['#/tasks/0/title']);
       expect(
@@ -247,7 +240,7 @@ describe('job requests: host changes', () => {
   describe('POST /v1/jobRequests/{jobRequestId}/cancel', () => {
     it.each(STATUSES)('from status %i', async (status) => {
       const job = await inStatus(status);
-      const res = await api.post(`/v1/jobRequests/${job.jobRequestId}/cancel`);
+      const res = await s.api.post(`/v1/jobRequests/${job.jobRequestId}/cancel`);
       if ([1, 2, 9].includes(status)) {
         expect(res.status).toBe(200);
         expect(res.body).toEqual({ ...job, status: 3 });
@@ -260,17 +253,17 @@ describe('job requests: host changes', () => {
     });
 
     it('takes no body', async () => {
-      const job = await createJob(api, property.propertyId);
-      expectProblem(await api.post(`/v1/jobRequests/${job.jobRequestId}/cancel`).send({ reason: 'x' }), 400, 'objectStrict');
+      const job = await createJob(s.api, s.property.propertyId);
+      expectProblem(await s.api.post(`/v1/jobRequests/${job.jobRequestId}/cancel`).send({ reason: 'x' }), 400, 'objectStrict');
     });
   });
 
   describe('PATCH /v1/jobRequests/{jobRequestId}/paymentStatus', () => {
     const pay = (jobRequestId: string, body: Record<string, unknown>) =>
-      api.patch(`/v1/jobRequests/${jobRequestId}/paymentStatus`).send(body);
+      s.api.patch(`/v1/jobRequests/${jobRequestId}/paymentStatus`).send(body);
 
     it('sets the status with an optional description and answers the payment status; jobRequest.paymentStatusChanged', async () => {
-      const job = await createJob(api, property.propertyId);
+      const job = await createJob(s.api, s.property.propertyId);
       const res = await pay(job.jobRequestId, { status: 'pending', description: 'Invoice 42' }).expect(200);
       expect(res.body).toEqual({
         jobRequestId: job.jobRequestId,
@@ -284,11 +277,11 @@ describe('job requests: host changes', () => {
       expect((await pay(job.jobRequestId, { status: 'failed' }).expect(200)).body).toEqual(failed);
       const events = await eventsOf(job.jobRequestId, 'jobRequest.paymentStatusChanged', 2);
       expect(events.filter((e) => e.eventName === 'jobRequest.paymentStatusChanged').map((e) => e.results)).toEqual([[res.body], [failed]]);
-      expect((await api.get(`/v1/jobRequests/${job.jobRequestId}`)).body).toEqual(job);
+      expect((await s.api.get(`/v1/jobRequests/${job.jobRequestId}`)).body).toEqual(job);
     });
 
     it('validates the status and description', async () => {
-      const job = await createJob(api, property.propertyId);
+      const job = await createJob(s.api, s.property.propertyId);
       expect(pointersOf(await pay(job.jobRequestId, {}).expect(400))).toEqual(['#/status']);
       expect(pointersOf(await pay(job.jobRequestId, { status: 'paid' }).expect(400))).toEqual(['#/status']);
       expect(pointersOf(await pay(job.jobRequestId, { status: 'pending', description: 5 }).expect(400))).toEqual(['#/description']);
@@ -302,21 +295,21 @@ describe('job requests: host changes', () => {
   });
 
   it('isolation: another account’s job is a 404 on every host route, and nothing changes', async () => {
-    const job = await createJob(api, property.propertyId);
+    const job = await createJob(s.api, s.property.propertyId);
     const id = job.jobRequestId;
-    expectProblem(await otherApi.get(`/v1/jobRequests/${id}`), 404, 'notFound');
-    expectProblem(await otherApi.patch(`/v1/jobRequests/${id}`).send({ offeredPrice: 1 }), 404, 'notFound');
-    expectProblem(await otherApi.post(`/v1/jobRequests/${id}/oneOffTasks`).send({ tasks: [{ title: 'x', note: 'y' }] }), 404, 'notFound');
-    expectProblem(await otherApi.post(`/v1/jobRequests/${id}/cancel`), 404, 'notFound');
-    expectProblem(await otherApi.patch(`/v1/jobRequests/${id}/paymentStatus`).send({ status: 'failed' }), 404, 'notFound');
-    expectProblem(await otherApi.get(`/v1/jobRequests/${id}/comments`), 404, 'notFound');
-    expectProblem(await otherApi.post(`/v1/jobRequests/${id}/comments`).send({ message: 'hi' }), 404, 'notFound');
-    const listed = await otherApi.get('/v1/jobRequests?dateFrom=2030-01-01T00:00:00Z&dateTo=2031-01-01T00:00:00Z').expect(200);
+    expectProblem(await s.otherApi.get(`/v1/jobRequests/${id}`), 404, 'notFound');
+    expectProblem(await s.otherApi.patch(`/v1/jobRequests/${id}`).send({ offeredPrice: 1 }), 404, 'notFound');
+    expectProblem(await s.otherApi.post(`/v1/jobRequests/${id}/oneOffTasks`).send({ tasks: [{ title: 'x', note: 'y' }] }), 404, 'notFound');
+    expectProblem(await s.otherApi.post(`/v1/jobRequests/${id}/cancel`), 404, 'notFound');
+    expectProblem(await s.otherApi.patch(`/v1/jobRequests/${id}/paymentStatus`).send({ status: 'failed' }), 404, 'notFound');
+    expectProblem(await s.otherApi.get(`/v1/jobRequests/${id}/comments`), 404, 'notFound');
+    expectProblem(await s.otherApi.post(`/v1/jobRequests/${id}/comments`).send({ message: 'hi' }), 404, 'notFound');
+    const listed = await s.otherApi.get('/v1/jobRequests?dateFrom=2030-01-01T00:00:00Z&dateTo=2031-01-01T00:00:00Z').expect(200);
     expect(listed.body.data).toEqual([]);
     for (const path of [`/v1/jobRequests/job_01ARZ3NDEKTSV4RRFFQ69G5FAV`, '/v1/jobRequests/nope']) {
-      expectProblem(await api.patch(path).send({ offeredPrice: 1 }), 404, 'notFound');
-      expectProblem(await api.post(`${path}/cancel`), 404, 'notFound');
+      expectProblem(await s.api.patch(path).send({ offeredPrice: 1 }), 404, 'notFound');
+      expectProblem(await s.api.post(`${path}/cancel`), 404, 'notFound');
     }
-    expect((await api.get(`/v1/jobRequests/${id}`)).body).toEqual(job);
+    expect((await s.api.get(`/v1/jobRequests/${id}`)).body).toEqual(job);
   });
 });

@@ -1,4 +1,4 @@
-import { ApiClient, clientFor, createAccount, startApp, TestApp, twoAccounts } from '../support/app';
+import { ApiClient, clientFor, createAccount, startApp, suite, TestApp } from '../support/app';
 import { createBooking } from '../support/bookings';
 import { feedEvents } from '../support/events';
 import { createChecklist, createJob, START, validJob } from '../support/job-requests';
@@ -6,25 +6,15 @@ import { expectProblem } from '../support/problem';
 import { createProperty, pointersOf } from '../support/properties';
 
 describe('job requests: create and read', () => {
-  let t: TestApp;
-  let api: ApiClient;
-  let otherApi: ApiClient;
-  let property: Awaited<ReturnType<typeof createProperty>>;
-
-  beforeAll(async () => {
-    t = await startApp();
-    ({ api, otherApi } = await twoAccounts(t));
-    property = await createProperty(api, { name: 'Harbour loft', location: { latitude: 43.2965, longitude: 5.3698 }, countryCode: 'FR' });
-  });
-  afterAll(() => t.close());
+  const s = suite({ property: { name: 'Harbour loft', location: { latitude: 43.2965, longitude: 5.3698 }, countryCode: 'FR' } });
 
   describe('POST /v1/jobRequests', () => {
     it('creates a job in status 1 and returns the snapshot inline, exactly the read shape', async () => {
-      const checklist = await createChecklist(api, property.propertyId, { groups: 2, tasksPerGroup: 3, verified: 1 });
-      const res = await api
+      const checklist = await createChecklist(s.api, s.property.propertyId, { groups: 2, tasksPerGroup: 3, verified: 1 });
+      const res = await s.api
         .post('/v1/jobRequests')
         .send(
-          validJob(property.propertyId, {
+          validJob(s.property.propertyId, {
             checklists: [{ checklistId: checklist.checklistId }],
             offeredPrice: 80.5,
             offeredPriceCurrency: 'EUR',
@@ -71,9 +61,9 @@ describe('job requests: create and read', () => {
         actualStartTime: null,
         actualEndTime: null,
         hostId: expect.stringMatching(/^acct_/),
-        propertyId: property.propertyId,
+        propertyId: s.property.propertyId,
         propertyTitle: 'Harbour loft',
-        address: { street: null, apt: null, city: null, state: null, zip: null, country: 'FR', AddressArray: [property.address] },
+        address: { street: null, apt: null, city: null, state: null, zip: null, country: 'FR', AddressArray: [s.property.address] },
         location: [5.3698, 43.2965],
         checklists: [checklist.checklistId],
         cleanerId: null,
@@ -94,7 +84,7 @@ describe('job requests: create and read', () => {
     });
 
     it('takes the scheduled end from endTime, else start plus hours and minutes, else none', async () => {
-      const end = (time: Record<string, unknown>) => createJob(api, property.propertyId, { time }).then((job) => job.scheduledEndTime);
+      const end = (time: Record<string, unknown>) => createJob(s.api, s.property.propertyId, { time }).then((job) => job.scheduledEndTime);
       expect(await end({ type: 'fixed', startTime: START, endTime: '2030-06-01T13:30:00Z', durationInHours: 9 })).toBe(
         '2030-06-01T13:30:00.000Z',
       );
@@ -104,13 +94,13 @@ describe('job requests: create and read', () => {
     });
 
     it('accepts sourcePropertyId instead of propertyId', async () => {
-      const job = await createJob(api, property.propertyId, { property: { sourcePropertyId: property.sourceId } });
-      expect(job.propertyId).toBe(property.propertyId);
+      const job = await createJob(s.api, s.property.propertyId, { property: { sourcePropertyId: s.property.sourceId } });
+      expect(job.propertyId).toBe(s.property.propertyId);
     });
 
     it('writes jobRequest.created with the snapshot, in the same transaction', async () => {
-      const job = await createJob(api, property.propertyId);
-      const events = await feedEvents(api, { until: (all) => all.some((e) => e.results[0]?.jobRequestId === job.jobRequestId) });
+      const job = await createJob(s.api, s.property.propertyId);
+      const events = await feedEvents(s.api, { until: (all) => all.some((e) => e.results[0]?.jobRequestId === job.jobRequestId) });
       const created = events.filter((e) => e.eventName === 'jobRequest.created' && e.results[0].jobRequestId === job.jobRequestId);
       expect(created).toHaveLength(1);
       expect(created[0].results).toEqual([job]);
@@ -118,7 +108,7 @@ describe('job requests: create and read', () => {
   });
 
   describe('POST /v1/jobRequests: validation', () => {
-    const create = (overrides: Record<string, unknown>) => api.post('/v1/jobRequests').send(validJob(property.propertyId, overrides));
+    const create = (overrides: Record<string, unknown>) => s.api.post('/v1/jobRequests').send(validJob(s.property.propertyId, overrides));
     const expect400 = async (overrides: Record<string, unknown>, pointers: string[], code = 'validationFailed') => {
       const res = await create(overrides);
       expectProblem(res, 400, code, '/v1/jobRequests');
@@ -155,17 +145,17 @@ describe('job requests: create and read', () => {
     it('names the property by exactly one identifier, each at least 3 characters', async () => {
       await expect400({ property: undefined }, ['#/property']);
       await expect400({ property: {} }, ['#/propertyId', '#/sourcePropertyId']);
-      await expect400({ property: { propertyId: property.propertyId, sourcePropertyId: property.sourceId } }, [
+      await expect400({ property: { propertyId: s.property.propertyId, sourcePropertyId: s.property.sourceId } }, [
         '#/propertyId',
         '#/sourcePropertyId',
       ]);
       await expect400({ property: { propertyId: 'pr' } }, ['#/property/propertyId']);
       await expect400({ property: { sourcePropertyId: 'ab' } }, ['#/property/sourcePropertyId']);
-      await expect400({ property: { propertyId: property.propertyId, name: 'x' } }, ['#/property/name'], 'objectStrict');
+      await expect400({ property: { propertyId: s.property.propertyId, name: 'x' } }, ['#/property/name'], 'objectStrict');
     });
 
     it('404s an unknown property or another account’s', async () => {
-      const other = await createProperty(otherApi);
+      const other = await createProperty(s.otherApi);
       expectProblem(await create({ property: { propertyId: 'prop_01ARZ3NDEKTSV4RRFFQ69G5FAV' } }), 404, 'notFound');
       expectProblem(await create({ property: { sourcePropertyId: 'no-such-source' } }), 404, 'notFound');
       expectProblem(await create({ property: { propertyId: other.propertyId } }), 404, 'notFound');
@@ -174,7 +164,7 @@ describe('job requests: create and read', () => {
 
     it('limits job otherAttributes to label 60 and value 100 characters', async () => {
       const attr = (label: string, value: unknown) => ({
-        property: { propertyId: property.propertyId, otherAttributes: [{ label, value }] },
+        property: { propertyId: s.property.propertyId, otherAttributes: [{ label, value }] },
       });
       await create(attr('l'.repeat(60), 'v'.repeat(100))).expect(201);
       await create(attr('l'.repeat(60), ['v'.repeat(100), 'w'])).expect(201);
@@ -182,7 +172,7 @@ describe('job requests: create and read', () => {
       await expect400(attr('l', 'v'.repeat(101)), ['#/property/otherAttributes/0/value']);
       await expect400(attr('l', ['v', 'v'.repeat(101)]), ['#/property/otherAttributes/0/value']);
       await expect400(
-        { property: { propertyId: property.propertyId, otherAttributes: [{ label: 'l', value: 'v', group: 'g'.repeat(101) }] } },
+        { property: { propertyId: s.property.propertyId, otherAttributes: [{ label: 'l', value: 'v', group: 'g'.repeat(101) }] } },
         ['#/property/otherAttributes/0/group'],
       );
     });
@@ -199,14 +189,14 @@ describe('job requests: create and read', () => {
       await expect400({ sourceBookingId: '' }, ['#/sourceBookingId']);
       await expect400({ receiveUpdates: 'yes' }, ['#/receiveUpdates']);
       await expect400(
-        { colour: 'red', property: { propertyId: property.propertyId, colour: 'blue' } },
+        { colour: 'red', property: { propertyId: s.property.propertyId, colour: 'blue' } },
         ['#/colour', '#/property/colour'],
         'objectStrict',
       );
     });
 
     it('links a booking of the account by sourceBookingId: partnerBookingId, only then, in the spec’s place', async () => {
-      const booking = await createBooking(api, property.propertyId);
+      const booking = await createBooking(s.api, s.property.propertyId);
       const linked = await create({ sourceBookingId: booking.sourceBookingId }).expect(201);
       expect(linked.body.partnerBookingId).toBe(booking.bookingId);
       const keys = Object.keys(linked.body);
@@ -215,7 +205,7 @@ describe('job requests: create and read', () => {
         'partnerBookingId',
         'offeredPrice',
       ]);
-      expect((await api.get(`/v1/jobRequests/${linked.body.jobRequestId}`).expect(200)).body).toEqual(linked.body);
+      expect((await s.api.get(`/v1/jobRequests/${linked.body.jobRequestId}`).expect(200)).body).toEqual(linked.body);
       expect((await create({}).expect(201)).body).not.toHaveProperty('partnerBookingId');
     });
 
@@ -223,9 +213,9 @@ describe('job requests: create and read', () => {
       const unknown = await create({ sourceBookingId: 'no-such-booking' });
       expectProblem(unknown, 404, 'notFound');
       expect(unknown.body.detail).toContain('no-such-booking');
-      const foreign = await createBooking(otherApi, (await createProperty(otherApi)).propertyId);
+      const foreign = await createBooking(s.otherApi, (await createProperty(s.otherApi)).propertyId);
       expectProblem(await create({ sourceBookingId: foreign.sourceBookingId }), 404, 'notFound');
-      const elsewhere = await createBooking(api, (await createProperty(api)).propertyId);
+      const elsewhere = await createBooking(s.api, (await createProperty(s.api)).propertyId);
       const res = await create({ sourceBookingId: elsewhere.sourceBookingId });
       expectProblem(res, 400, 'validationFailed');
       expect(pointersOf(res)).toEqual(['#/sourceBookingId']);
@@ -234,14 +224,14 @@ describe('job requests: create and read', () => {
 
   describe('POST /v1/jobRequests: checklists', () => {
     it('copies checklists of the account, of the job’s property, not disabled', async () => {
-      const mine = await createChecklist(api, property.propertyId);
-      const otherPropertyOfMine = await createProperty(api);
-      const elsewhere = await createChecklist(api, otherPropertyOfMine.propertyId);
-      const disabled = await createChecklist(api, property.propertyId);
-      await api.post(`/v1/checklists/${disabled.checklistId}/disable`).expect(200);
-      const foreign = await createChecklist(otherApi, (await createProperty(otherApi)).propertyId);
+      const mine = await createChecklist(s.api, s.property.propertyId);
+      const otherPropertyOfMine = await createProperty(s.api);
+      const elsewhere = await createChecklist(s.api, otherPropertyOfMine.propertyId);
+      const disabled = await createChecklist(s.api, s.property.propertyId);
+      await s.api.post(`/v1/checklists/${disabled.checklistId}/disable`).expect(200);
+      const foreign = await createChecklist(s.otherApi, (await createProperty(s.otherApi)).propertyId);
       const withChecklists = (...ids: string[]) =>
-        api.post('/v1/jobRequests').send(validJob(property.propertyId, { checklists: ids.map((checklistId) => ({ checklistId })) }));
+        s.api.post('/v1/jobRequests').send(validJob(s.property.propertyId, { checklists: ids.map((checklistId) => ({ checklistId })) }));
 
       const unknown = await withChecklists(mine.checklistId, 'chk_01ARZ3NDEKTSV4RRFFQ69G5FAV');
       expectProblem(unknown, 400, 'validationFailed');
@@ -257,22 +247,22 @@ describe('job requests: create and read', () => {
     });
 
     it('keeps its copies: editing or disabling the checklist later never changes the job', async () => {
-      const checklist = await createChecklist(api, property.propertyId, { groups: 2, tasksPerGroup: 2, verified: 2 });
-      const job = await createJob(api, property.propertyId, { checklists: [{ checklistId: checklist.checklistId }] });
+      const checklist = await createChecklist(s.api, s.property.propertyId, { groups: 2, tasksPerGroup: 2, verified: 2 });
+      const job = await createJob(s.api, s.property.propertyId, { checklists: [{ checklistId: checklist.checklistId }] });
       expect(job.verification).toMatchObject({ totalTaskCount: 6, requiredVerificationPictureCount: 2 });
-      await api
+      await s.api
         .patch(`/v1/checklists/${checklist.checklistId}`)
         .send({ taskGroups: [{ title: 'Only', tasks: [{ label: 'One task' }] }] })
         .expect(200);
-      await api.post(`/v1/checklists/${checklist.checklistId}/disable`).expect(200);
-      expect((await api.get(`/v1/jobRequests/${job.jobRequestId}`).expect(200)).body).toEqual(job);
+      await s.api.post(`/v1/checklists/${checklist.checklistId}/disable`).expect(200);
+      expect((await s.api.get(`/v1/jobRequests/${job.jobRequestId}`).expect(200)).body).toEqual(job);
     });
 
     it('three checklists of 20 tasks: one job, 60 tasks plus one per photo step', async () => {
       const ids = [];
       for (let i = 0; i < 3; i++)
-        ids.push((await createChecklist(api, property.propertyId, { groups: 2, tasksPerGroup: 10, verified: 1 })).checklistId);
-      const job = await createJob(api, property.propertyId, { checklists: ids.map((checklistId) => ({ checklistId })) });
+        ids.push((await createChecklist(s.api, s.property.propertyId, { groups: 2, tasksPerGroup: 10, verified: 1 })).checklistId);
+      const job = await createJob(s.api, s.property.propertyId, { checklists: ids.map((checklistId) => ({ checklistId })) });
       expect(job.checklists).toEqual(ids);
       expect(job.verification).toMatchObject({ totalTaskCount: 63, requiredVerificationPictureCount: 3, completedTaskCount: 0 });
     });
@@ -280,8 +270,8 @@ describe('job requests: create and read', () => {
 
   describe('POST /v1/jobRequests: property details', () => {
     it('updates the property’s details in the same transaction, with property.update', async () => {
-      const own = await createProperty(api, { details: { information: 'old', parking: 'street' } });
-      const job = await createJob(api, own.propertyId, {
+      const own = await createProperty(s.api, { details: { information: 'old', parking: 'street' } });
+      const job = await createJob(s.api, own.propertyId, {
         property: {
           sourcePropertyId: own.sourceId,
           information: 'Key in the box',
@@ -289,14 +279,14 @@ describe('job requests: create and read', () => {
           otherAttributes: [{ label: 'Bins', value: ['Tuesday', 'Friday'], group: 'Garbage' }],
         },
       });
-      const updated = (await api.get(`/v1/properties/${own.propertyId}`).expect(200)).body;
+      const updated = (await s.api.get(`/v1/properties/${own.propertyId}`).expect(200)).body;
       expect(updated.details).toEqual({
         information: 'Key in the box',
         parking: 'street',
         wifiPassword: 'secret',
         otherAttributes: [{ label: 'Bins', value: ['Tuesday', 'Friday'], group: 'Garbage' }],
       });
-      const events = await feedEvents(api, { until: (all) => all.some((e) => e.results[0]?.jobRequestId === job.jobRequestId) });
+      const events = await feedEvents(s.api, { until: (all) => all.some((e) => e.results[0]?.jobRequestId === job.jobRequestId) });
       const mine = events.filter((e) => e.results[0]?.propertyId === own.propertyId && e.eventName !== 'property.create');
       expect(mine.map((e) => e.eventName)).toEqual(['property.update', 'jobRequest.created']);
       expect(mine[0].results[0].details).toEqual(updated.details);
@@ -304,8 +294,8 @@ describe('job requests: create and read', () => {
     });
 
     it('a failed create leaves the property’s details as they were', async () => {
-      const own = await createProperty(api, { details: { information: 'old' } });
-      await api
+      const own = await createProperty(s.api, { details: { information: 'old' } });
+      await s.api
         .post('/v1/jobRequests')
         .send(
           validJob(own.propertyId, {
@@ -314,21 +304,21 @@ describe('job requests: create and read', () => {
           }),
         )
         .expect(400);
-      expect((await api.get(`/v1/properties/${own.propertyId}`).expect(200)).body.details).toEqual({ information: 'old' });
+      expect((await s.api.get(`/v1/properties/${own.propertyId}`).expect(200)).body.details).toEqual({ information: 'old' });
     });
   });
 
   describe('Idempotency-Key on create', () => {
     it('replays the first response for the same key and body, without a second job or event', async () => {
       const key = `job-${Date.now()}`;
-      const body = validJob(property.propertyId, { message: 'idempotent job' });
-      const first = await api.post('/v1/jobRequests').set('idempotency-key', key).send(body).expect(201);
-      const again = await api.post('/v1/jobRequests').set('idempotency-key', key).send(body).expect(201);
+      const body = validJob(s.property.propertyId, { message: 'idempotent job' });
+      const first = await s.api.post('/v1/jobRequests').set('idempotency-key', key).send(body).expect(201);
+      const again = await s.api.post('/v1/jobRequests').set('idempotency-key', key).send(body).expect(201);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.body).toEqual(first.body);
-      const events = await feedEvents(api, { until: (all) => all.some((e) => e.clientRequestId === key) });
+      const events = await feedEvents(s.api, { until: (all) => all.some((e) => e.clientRequestId === key) });
       expect(events.filter((e) => e.clientRequestId === key).map((e) => e.eventName)).toEqual(['jobRequest.created']);
-      const other = await api
+      const other = await s.api
         .post('/v1/jobRequests')
         .set('idempotency-key', key)
         .send({ ...body, message: 'another job' });
@@ -338,24 +328,24 @@ describe('job requests: create and read', () => {
 
   describe('GET /v1/jobRequests/{jobRequestId}', () => {
     it('returns the job; unknown, malformed or another account’s id is a 404', async () => {
-      const job = await createJob(api, property.propertyId);
-      expect((await api.get(`/v1/jobRequests/${job.jobRequestId}`).expect(200)).body).toEqual(job);
-      expectProblem(await otherApi.get(`/v1/jobRequests/${job.jobRequestId}`), 404, 'notFound');
-      expectProblem(await api.get('/v1/jobRequests/job_01ARZ3NDEKTSV4RRFFQ69G5FAV'), 404, 'notFound');
-      expectProblem(await api.get('/v1/jobRequests/not-a-job'), 404, 'notFound');
-      expectProblem(await api.get(`/v1/jobRequests/${job.jobRequestId}?x=1`), 400, 'objectStrict');
+      const job = await createJob(s.api, s.property.propertyId);
+      expect((await s.api.get(`/v1/jobRequests/${job.jobRequestId}`).expect(200)).body).toEqual(job);
+      expectProblem(await s.otherApi.get(`/v1/jobRequests/${job.jobRequestId}`), 404, 'notFound');
+      expectProblem(await s.api.get('/v1/jobRequests/job_01ARZ3NDEKTSV4RRFFQ69G5FAV'), 404, 'notFound');
+      expectProblem(await s.api.get('/v1/jobRequests/not-a-job'), 404, 'notFound');
+      expectProblem(await s.api.get(`/v1/jobRequests/${job.jobRequestId}?x=1`), 400, 'objectStrict');
     });
   });
 
   describe('property deletion', () => {
     it('refuses with 409 conflict while the property has a job in status 1, and the job stays as it was', async () => {
-      const own = await createProperty(api);
-      const job = await createJob(api, own.propertyId);
-      const res = await api.delete(`/v1/properties/${own.propertyId}`);
+      const own = await createProperty(s.api);
+      const job = await createJob(s.api, own.propertyId);
+      const res = await s.api.delete(`/v1/properties/${own.propertyId}`);
       expectProblem(res, 409, 'conflict');
       expect(res.body.detail).toContain('status 1, 2, 5 or 9');
-      await api.get(`/v1/properties/${own.propertyId}`).expect(200);
-      expect((await api.get(`/v1/jobRequests/${job.jobRequestId}`).expect(200)).body).toEqual(job);
+      await s.api.get(`/v1/properties/${own.propertyId}`).expect(200);
+      expect((await s.api.get(`/v1/jobRequests/${job.jobRequestId}`).expect(200)).body).toEqual(job);
     });
   });
 });

@@ -1,25 +1,16 @@
 import { DataSource } from 'typeorm';
 import { requestFingerprint } from '../../src/platform/http/idempotency.rules';
 import { IdempotencyStore } from '../../src/platform/idempotency/idempotency.store';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp, twoAccounts } from '../support/app';
+import { clientFor, createAccount, suite } from '../support/app';
 import { feedEvents } from '../support/events';
 import { uniq, validProperty } from '../support/properties';
 
 describe('property events and idempotency', () => {
-  let t: TestApp;
-  let account: TestAccount;
-  let api: ApiClient;
-  let otherApi: ApiClient;
-
-  beforeAll(async () => {
-    t = await startApp();
-    ({ account, api, otherApi } = await twoAccounts(t));
-  });
-  afterAll(() => t.close());
+  const s = suite();
 
   describe('events', () => {
     it('property.create/update/delete carry the read shape (never the flag) and the request ids', async () => {
-      const evApi = clientFor(t, await createAccount(t));
+      const evApi = clientFor(s.t, await createAccount(s.t));
       const created = await evApi
         .post('/v1/properties')
         .set('Idempotency-Key', `evt-key-${uniq()}`)
@@ -63,8 +54,8 @@ describe('property events and idempotency', () => {
 
   describe('Idempotency-Key on POST /v1/properties', () => {
     it('replays the first response with Idempotent-Replayed and creates one property and one event', async () => {
-      const acct = await createAccount(t);
-      const c = clientFor(t, acct);
+      const acct = await createAccount(s.t);
+      const c = clientFor(s.t, acct);
       const key = `idem-${uniq()}`;
       const body = validProperty();
       const first = await c.post('/v1/properties').set('Idempotency-Key', key).send(body).expect(201);
@@ -74,7 +65,7 @@ describe('property events and idempotency', () => {
       expect(second.body).toEqual(first.body);
       expect(second.text).toBe(first.text); // byte for byte, key order included
       expect((await c.get('/v1/properties').expect(200)).body.data).toHaveLength(1);
-      const [stored] = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1`, [acct.accountId]);
+      const [stored] = await s.t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1`, [acct.accountId]);
       expect(stored.n).toBe(1);
       const events = await feedEvents(c, { atLeast: 1 });
       expect(events).toHaveLength(1);
@@ -85,30 +76,32 @@ describe('property events and idempotency', () => {
 
     it('the same key with another body is a 422 idempotencyKeyReused', async () => {
       const key = `idem-${uniq()}`;
-      await api.post('/v1/properties').set('Idempotency-Key', key).send(validProperty()).expect(201);
-      const res = await api.post('/v1/properties').set('Idempotency-Key', key).send(validProperty()).expect(422);
+      await s.api.post('/v1/properties').set('Idempotency-Key', key).send(validProperty()).expect(201);
+      const res = await s.api.post('/v1/properties').set('Idempotency-Key', key).send(validProperty()).expect(422);
       expect(res.body.code).toBe('idempotencyKeyReused');
     });
 
     it('the same key while the first request is in flight is a 409 idempotencyKeyInProgress', async () => {
       const key = `idem-${uniq()}`;
       const body = validProperty();
-      const outcome = await t.app.get(IdempotencyStore).claim(account.accountId, key, requestFingerprint('POST', '/v1/properties', body));
+      const outcome = await s.t.app
+        .get(IdempotencyStore)
+        .claim(s.account.accountId, key, requestFingerprint('POST', '/v1/properties', body));
       expect(outcome.kind).toBe('claimed');
-      const res = await api.post('/v1/properties').set('Idempotency-Key', key).send(body).expect(409);
+      const res = await s.api.post('/v1/properties').set('Idempotency-Key', key).send(body).expect(409);
       expect(res.body.code).toBe('idempotencyKeyInProgress');
-      await api.get(`/v1/properties?limit=100`).expect(200);
-      const [row] = await t.app
+      await s.api.get(`/v1/properties?limit=100`).expect(200);
+      const [row] = await s.t.app
         .get(DataSource)
-        .query(`SELECT count(*)::int AS n FROM properties WHERE account_id = $1 AND source_id = $2`, [account.accountId, body.sourceId]);
+        .query(`SELECT count(*)::int AS n FROM properties WHERE account_id = $1 AND source_id = $2`, [s.account.accountId, body.sourceId]);
       expect(row.n).toBe(0);
     });
 
     it('keys are scoped per account', async () => {
       const key = `idem-${uniq()}`;
       const body = validProperty();
-      const a = await api.post('/v1/properties').set('Idempotency-Key', key).send(body).expect(201);
-      const b = await otherApi.post('/v1/properties').set('Idempotency-Key', key).send(body).expect(201);
+      const a = await s.api.post('/v1/properties').set('Idempotency-Key', key).send(body).expect(201);
+      const b = await s.otherApi.post('/v1/properties').set('Idempotency-Key', key).send(body).expect(201);
       expect(b.headers['idempotent-replayed']).toBeUndefined();
       expect(b.body.propertyId).not.toBe(a.body.propertyId);
     });
@@ -116,23 +109,23 @@ describe('property events and idempotency', () => {
     it('a failed request does not consume the key', async () => {
       const key = `idem-${uniq()}`;
       const body = validProperty();
-      await api
+      await s.api
         .post('/v1/properties')
         .set('Idempotency-Key', key)
         .send({ ...body, beds: 'two' })
         .expect(400);
-      const ok = await api.post('/v1/properties').set('Idempotency-Key', key).send(body).expect(201);
+      const ok = await s.api.post('/v1/properties').set('Idempotency-Key', key).send(body).expect(201);
       expect(ok.headers['idempotent-replayed']).toBeUndefined();
       // A conflict (409) is a failure too: the key stays usable.
       const dupKey = `idem-${uniq()}`;
-      await api.post('/v1/properties').set('Idempotency-Key', dupKey).send(body).expect(409);
-      await api.post('/v1/properties').set('Idempotency-Key', dupKey).send(validProperty()).expect(201);
+      await s.api.post('/v1/properties').set('Idempotency-Key', dupKey).send(body).expect(409);
+      await s.api.post('/v1/properties').set('Idempotency-Key', dupKey).send(validProperty()).expect(201);
     });
 
     it('an invalid key header is a 400', async () => {
-      const res = await api.post('/v1/properties').set('Idempotency-Key', 'k'.repeat(256)).send(validProperty()).expect(400);
+      const res = await s.api.post('/v1/properties').set('Idempotency-Key', 'k'.repeat(256)).send(validProperty()).expect(400);
       expect(res.body.code).toBe('invalidIdempotencyKey');
-      await api.post('/v1/properties').set('Idempotency-Key', 'k'.repeat(255)).send(validProperty()).expect(201);
+      await s.api.post('/v1/properties').set('Idempotency-Key', 'k'.repeat(255)).send(validProperty()).expect(201);
     });
   });
 });

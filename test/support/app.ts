@@ -1,10 +1,13 @@
 import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '../../src/config/config';
 import { createHttpApp } from '../../src/http-app';
 import { AccountsService } from '../../src/modules/auth/accounts.service';
 import { Plan } from '../../src/modules/auth/account.entity';
+import type { PropertyResponse } from '../../src/modules/properties/property.response';
+import { createProperty } from './properties';
 
 export interface TestApp {
   app: INestApplication;
@@ -60,4 +63,40 @@ export interface TwoAccounts {
 export async function twoAccounts(app: TestApp): Promise<TwoAccounts> {
   const [account, other] = await Promise.all([createAccount(app), createAccount(app)]);
   return { account, api: clientFor(app, account), other, otherApi: clientFor(app, other) };
+}
+
+/** A suite's app and two accounts (TwoAccounts), and their properties when asked for. */
+export interface Suite extends TwoAccounts {
+  t: TestApp;
+  db: DataSource;
+  /** The first account's property (`property` option). */
+  property: PropertyResponse;
+  /** The second account's property (`otherProperty` option). */
+  otherProperty: PropertyResponse;
+}
+
+export interface SuiteOptions {
+  /** Config overrides for startApp. */
+  env?: Record<string, string>;
+  /** Create a property for the first account, with these overrides (true: validProperty as it is). */
+  property?: boolean | Record<string, unknown>;
+  otherProperty?: boolean;
+}
+
+/**
+ * The scaffolding most suites share, as hooks of the calling describe: the app starts and two accounts
+ * (and, when asked, a property each) are created before its tests, and the app closes after them.
+ * Read the fields inside tests and hooks (they are set once the beforeAll has run): `s.api.get(…)`.
+ */
+export function suite(options: SuiteOptions = {}): Suite {
+  const s = {} as Suite;
+  beforeAll(async () => {
+    const t = await startApp(options.env);
+    Object.assign(s, { t, db: t.app.get(DataSource) }, await twoAccounts(t));
+    const propertyOverrides = typeof options.property === 'object' ? options.property : {};
+    if (options.property) s.property = await createProperty(s.api, propertyOverrides);
+    if (options.otherProperty) s.otherProperty = await createProperty(s.otherApi);
+  });
+  afterAll(() => s.t?.close());
+  return s;
 }

@@ -71,3 +71,19 @@ export async function startCalendarServer(): Promise<CalendarServer> {
     },
   };
 }
+
+/**
+ * The environment of a file whose worker runs the scan for due feeds as production does: its own
+ * database (the scan reads all of it), its own Redis prefix, the scan every 200 ms, the webhook sweep
+ * and retention off, feeds synced every `syncIntervalMs`.
+ */
+export function calendarScanEnv(databaseUrl: string, name: string, syncIntervalMs: number): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-${name}`,
+    WEBHOOK_SWEEP_INTERVAL_MS: '0',
+    WEBHOOK_RETENTION_INTERVAL_MS: '0',
+    CALENDAR_SCAN_INTERVAL_MS: '200',
+    CALENDAR_SYNC_INTERVAL_MS: String(syncIntervalMs),
+  };
+}

@@ -1,69 +1,57 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { ACCOUNT_ID, accountTable, CREATED_AT, ID, SqlMigration, TIMESTAMPS } from '../migration-sql';
 
 /**
  * Accounts, API keys, idempotency records and the event log (transactional outbox).
  * Ids are text in the "C" collation: ULID order is byte order, and keyset scans stay index-only.
  */
-export class Foundation1763700000000 implements MigrationInterface {
+export class Foundation1763700000000 extends SqlMigration {
   name = 'Foundation1763700000000';
 
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      CREATE TABLE accounts (
-        id text COLLATE "C" PRIMARY KEY,
-        name text NOT NULL,
-        plan text NOT NULL CHECK (plan IN ('basic', 'pro', 'business')),
-        subscription_status text NOT NULL CHECK (subscription_status IN ('active', 'inactive')),
-        created_at timestamptz NOT NULL DEFAULT now(),
-        updated_at timestamptz NOT NULL DEFAULT now()
-      )`);
-    await q.query(`
-      CREATE TABLE api_keys (
-        id text COLLATE "C" PRIMARY KEY,
-        account_id text COLLATE "C" NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
-        key_hash bytea NOT NULL UNIQUE,
-        kind text NOT NULL CHECK (kind IN ('platform', 'legacy')),
-        created_at timestamptz NOT NULL DEFAULT now(),
-        last_used_at timestamptz,
-        revoked_at timestamptz
-      )`);
-    await q.query(`CREATE INDEX api_keys_account_idx ON api_keys (account_id, id)`);
-    await q.query(`
-      CREATE TABLE idempotency_keys (
-        account_id text COLLATE "C" NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
-        key text NOT NULL,
-        fingerprint text NOT NULL,
-        lock_token uuid NOT NULL,
-        locked_at timestamptz NOT NULL,
-        expires_at timestamptz NOT NULL,
-        response_status integer,
-        response_body json,
-        completed_at timestamptz,
-        PRIMARY KEY (account_id, key)
-      )`);
-    await q.query(`CREATE INDEX idempotency_keys_expiry_idx ON idempotency_keys (expires_at)`);
-    await q.query(`
-      CREATE TABLE events (
-        id text COLLATE "C" PRIMARY KEY,
-        account_id text COLLATE "C" NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
-        event_name text NOT NULL,
-        client_request_id text NOT NULL,
-        api_request_id text NOT NULL,
-        results json NOT NULL,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        tx_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
-        dispatched_at timestamptz
-      )`);
+  protected upSql = [
+    `CREATE TABLE accounts (
+      ${ID},
+      name text NOT NULL,
+      plan text NOT NULL CHECK (plan IN ('basic', 'pro', 'business')),
+      subscription_status text NOT NULL CHECK (subscription_status IN ('active', 'inactive')),
+      ${TIMESTAMPS}
+    )`,
+    accountTable(
+      'api_keys',
+      `key_hash bytea NOT NULL UNIQUE,
+      kind text NOT NULL CHECK (kind IN ('platform', 'legacy')),
+      ${CREATED_AT},
+      last_used_at timestamptz,
+      revoked_at timestamptz`,
+    ),
+    `CREATE INDEX api_keys_account_idx ON api_keys (account_id, id)`,
+    `CREATE TABLE idempotency_keys (
+      ${ACCOUNT_ID},
+      key text NOT NULL,
+      fingerprint text NOT NULL,
+      lock_token uuid NOT NULL,
+      locked_at timestamptz NOT NULL,
+      expires_at timestamptz NOT NULL,
+      response_status integer,
+      response_body json,
+      completed_at timestamptz,
+      PRIMARY KEY (account_id, key)
+    )`,
+    `CREATE INDEX idempotency_keys_expiry_idx ON idempotency_keys (expires_at)`,
+    accountTable(
+      'events',
+      `event_name text NOT NULL,
+      client_request_id text NOT NULL,
+      api_request_id text NOT NULL,
+      results json NOT NULL,
+      ${CREATED_AT},
+      tx_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+      dispatched_at timestamptz`,
+    ),
     // The feed reads in commit-safe order (transaction id, then id); see events.repository.ts.
-    await q.query(`CREATE INDEX events_feed_idx ON events (account_id, tx_id, id)`);
-    await q.query(`CREATE INDEX events_created_idx ON events (created_at)`);
-    await q.query(`CREATE INDEX events_undispatched_idx ON events (created_at) WHERE dispatched_at IS NULL`);
-  }
+    `CREATE INDEX events_feed_idx ON events (account_id, tx_id, id)`,
+    `CREATE INDEX events_created_idx ON events (created_at)`,
+    `CREATE INDEX events_undispatched_idx ON events (created_at) WHERE dispatched_at IS NULL`,
+  ];
 
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE events`);
-    await q.query(`DROP TABLE idempotency_keys`);
-    await q.query(`DROP TABLE api_keys`);
-    await q.query(`DROP TABLE accounts`);
-  }
+  protected downSql = [`DROP TABLE events`, `DROP TABLE idempotency_keys`, `DROP TABLE api_keys`, `DROP TABLE accounts`];
 }

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { SqlMigration } from '../migration-sql';
 
 /**
  * Webhook signing secrets are stored sealed (AES-256-GCM, src/platform/secrets): `v1.<key id>.<…>`.
@@ -6,25 +6,19 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * interval; until then they are read as they are), because sealing needs SECRETS_ENCRYPTION_KEY, which
  * a migration does not have. Replaced secrets whose 24-hour overlap has ended sign nothing and go now.
  */
-export class SealedSigningSecrets1764050000000 implements MigrationInterface {
+export class SealedSigningSecrets1764050000000 extends SqlMigration {
   name = 'SealedSigningSecrets1764050000000';
 
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(
-      `UPDATE webhook_subscriptions SET previous_secret = NULL, previous_secret_expires_at = NULL
-        WHERE previous_secret IS NOT NULL AND previous_secret_expires_at <= now()`,
-    );
-    await q.query(
-      `COMMENT ON COLUMN webhook_subscriptions.signing_secret IS
-         'Sealed: v1.<key id>.<base64url(iv|ciphertext|tag)>, AES-256-GCM with the subscription id as associated data (or plaintext until the worker seals it)'`,
-    );
-    await q.query(
-      `COMMENT ON COLUMN webhook_subscriptions.previous_secret IS 'Sealed like signing_secret; cleared once previous_secret_expires_at has passed'`,
-    );
-  }
+  protected upSql = [
+    `UPDATE webhook_subscriptions SET previous_secret = NULL, previous_secret_expires_at = NULL
+      WHERE previous_secret IS NOT NULL AND previous_secret_expires_at <= now()`,
+    `COMMENT ON COLUMN webhook_subscriptions.signing_secret IS
+       'Sealed: v1.<key id>.<base64url(iv|ciphertext|tag)>, AES-256-GCM with the subscription id as associated data (or plaintext until the worker seals it)'`,
+    `COMMENT ON COLUMN webhook_subscriptions.previous_secret IS 'Sealed like signing_secret; cleared once previous_secret_expires_at has passed'`,
+  ];
 
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`COMMENT ON COLUMN webhook_subscriptions.signing_secret IS NULL`);
-    await q.query(`COMMENT ON COLUMN webhook_subscriptions.previous_secret IS NULL`);
-  }
+  protected downSql = [
+    `COMMENT ON COLUMN webhook_subscriptions.signing_secret IS NULL`,
+    `COMMENT ON COLUMN webhook_subscriptions.previous_secret IS NULL`,
+  ];
 }

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { SqlMigration } from '../migration-sql';
 
 /**
  * The delivery log keeps each attempt's response snippet for 7 days (issue 13): `snippets_expire_at` is
@@ -6,18 +6,13 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * deliveries to trim through a small partial index instead of reading the attempts of every row.
  * Attempts recorded before this migration keep their snippets until the 90-day retention.
  */
-export class DeliveryLogSnippets1764300000000 implements MigrationInterface {
+export class DeliveryLogSnippets1764300000000 extends SqlMigration {
   name = 'DeliveryLogSnippets1764300000000';
 
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE webhook_deliveries ADD COLUMN snippets_expire_at timestamptz`);
-    await q.query(
-      `CREATE INDEX webhook_deliveries_snippets_idx ON webhook_deliveries (snippets_expire_at) WHERE snippets_expire_at IS NOT NULL`,
-    );
-  }
+  protected upSql = [
+    `ALTER TABLE webhook_deliveries ADD COLUMN snippets_expire_at timestamptz`,
+    `CREATE INDEX webhook_deliveries_snippets_idx ON webhook_deliveries (snippets_expire_at) WHERE snippets_expire_at IS NOT NULL`,
+  ];
 
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP INDEX webhook_deliveries_snippets_idx`);
-    await q.query(`ALTER TABLE webhook_deliveries DROP COLUMN snippets_expire_at`);
-  }
+  protected downSql = [`DROP INDEX webhook_deliveries_snippets_idx`, `ALTER TABLE webhook_deliveries DROP COLUMN snippets_expire_at`];
 }

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { SqlMigration } from '../migration-sql';
 
 /**
  * Back-pressure and gone receivers (issue 13): `backpressure_until` is the end of the window a
@@ -6,14 +6,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * window); `disabled_by` names the attempt (`<delivery id>.<attempt>`) that disabled the subscription,
  * so exactly one record reports the disabling (and publishes webhook.disabled).
  */
-export class SubscriptionBackpressure1764300100000 implements MigrationInterface {
+export class SubscriptionBackpressure1764300100000 extends SqlMigration {
   name = 'SubscriptionBackpressure1764300100000';
 
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE webhook_subscriptions ADD COLUMN backpressure_until timestamptz, ADD COLUMN disabled_by text`);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE webhook_subscriptions DROP COLUMN backpressure_until, DROP COLUMN disabled_by`);
-  }
+  protected upSql = [`ALTER TABLE webhook_subscriptions ADD COLUMN backpressure_until timestamptz, ADD COLUMN disabled_by text`];
+  protected downSql = [`ALTER TABLE webhook_subscriptions DROP COLUMN backpressure_until, DROP COLUMN disabled_by`];
 }

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { AccountOwnedTimestampedEntity } from '../../platform/database/entity-columns';
 import type { StoredGuest } from './booking.rules';
 
 // The guest type is the rules' (other modules may read rules, never an entity); re-exported for this module's own files.
@@ -13,9 +14,7 @@ export interface BookingOtherAttribute {
 }
 
 @Entity('bookings')
-export class BookingEntity {
-  @PrimaryColumn({ type: 'text' }) id: string;
-  @Column({ name: 'account_id', type: 'text' }) accountId: string;
+export class BookingEntity extends AccountOwnedTimestampedEntity {
   @Column({ name: 'property_id', type: 'text' }) propertyId: string;
   @Column({ name: 'source_booking_id', type: 'text' }) sourceBookingId: string;
   /** 1 created, 2 dates changed, 3 cancelled (booking.rules.ts). */
@@ -28,6 +27,4 @@ export class BookingEntity {
   @Column({ name: 'guest_details', type: 'jsonb' }) guestDetails: StoredGuest[];
   @Column({ type: 'text', array: true, nullable: true }) tags: string[] | null;
   @Column({ name: 'other_attributes', type: 'jsonb', nullable: true }) otherAttributes: BookingOtherAttribute[] | null;
-  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
-  @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

@@ -1,5 +1,6 @@
 import { arrayOf, dateTime, enumOf, id, int, orNull, ref, shapeOf, str } from '../../platform/openapi/json-schema';
 import { readShape } from '../../platform/openapi/read-shape';
+import { toOtherAttribute } from '../properties/property.response';
 import { BookingEntity, BookingOtherAttribute } from './booking.entity';
 import { BOOKING_STATUSES } from './booking.rules';
 
@@ -40,14 +41,6 @@ export function toBookingResponse(booking: BookingEntity): BookingResponse {
     createdAt: booking.createdAt.toISOString(),
     updatedAt: booking.updatedAt.toISOString(),
   };
-}
-
-/** jsonb reorders keys: rebuilt in the spec's field order, with nothing but the spec's fields. */
-function toOtherAttribute(attribute: BookingOtherAttribute): BookingOtherAttribute {
-  const shape: BookingOtherAttribute = { label: attribute.label, value: attribute.value };
-  if (attribute.group !== undefined) shape.group = attribute.group;
-  if (attribute.pictures !== undefined) shape.pictures = attribute.pictures;
-  return shape;
 }
 
 export const BOOKING_SHAPE = readShape<BookingResponse>(

@@ -1,14 +1,6 @@
 import { InvalidStateError, ValidationError } from '../../platform/errors/domain-error';
+import { thrown } from '../../platform/errors/thrown';
 import { BOOKING_STATUS, isCancelled, statusAfterDateChange, stayOf, storedGuests } from './booking.rules';
-
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected an error');
-}
 
 describe('stayOf', () => {
   it('parses both dates, zones included', () => {

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { columns, SelectedRow } from '../../platform/database/columns';
-import { returnedRows } from '../../platform/database/query-result';
+import { EntityManager } from 'typeorm';
+import { SqlRepository } from '../../platform/database/sql-repository';
+import { ACCOUNT_OWNED_COLUMNS, columns, NewRow, SelectedRow, TIMESTAMP_COLUMNS } from '../../platform/database/columns';
+import { returnedRows, SqlParams } from '../../platform/database/query-result';
 import { DateWindow } from '../../platform/pagination/date-window';
 import { BookingEntity } from './booking.entity';
 
 const BOOKING_COLUMNS = columns<BookingEntity>(
   {
-    id: 'id',
-    accountId: 'account_id',
+    ...ACCOUNT_OWNED_COLUMNS,
+    ...TIMESTAMP_COLUMNS,
     propertyId: 'property_id',
     sourceBookingId: 'source_booking_id',
     status: 'status',
@@ -19,30 +20,13 @@ const BOOKING_COLUMNS = columns<BookingEntity>(
     guestDetails: 'guest_details',
     tags: 'tags',
     otherAttributes: 'other_attributes',
-    createdAt: 'created_at',
-    updatedAt: 'updated_at',
   },
   BookingEntity,
 );
-const COLUMNS = BOOKING_COLUMNS.selectList();
-const toEntity = (row: SelectedRow): BookingEntity => BOOKING_COLUMNS.toEntity(row);
+const { all: COLUMNS, toEntity } = BOOKING_COLUMNS;
 
 /** What create writes. */
-export type NewBooking = Pick<
-  BookingEntity,
-  | 'id'
-  | 'accountId'
-  | 'propertyId'
-  | 'sourceBookingId'
-  | 'status'
-  | 'startDate'
-  | 'endDate'
-  | 'title'
-  | 'numberOfGuests'
-  | 'guestDetails'
-  | 'tags'
-  | 'otherAttributes'
->;
+export type NewBooking = NewRow<BookingEntity>;
 
 /** What an update, a date change or a cancellation may change. */
 export type BookingChanges = Partial<
@@ -67,14 +51,7 @@ const LOCK_SQL: Record<BookingLock, string> = { update: 'FOR UPDATE', keyShare: 
 
 /** Booking queries; every one is scoped by account (another account's booking simply does not match). */
 @Injectable()
-export class BookingsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  /** For reads outside a transaction. */
-  get manager(): EntityManager {
-    return this.dataSource.manager;
-  }
-
+export class BookingsRepository extends SqlRepository {
   /**
    * Inserts the booking unless the account already has its sourceBookingId (then undefined). ON CONFLICT
    * waits for a concurrent twin's transaction, so exactly one of two concurrent creates gets a row.
@@ -171,15 +148,11 @@ export class BookingsRepository {
    * Only the page's keys come from the indexes; the page's rows are then read by primary key.
    */
   async listPage(accountId: string, filter: BookingListFilter, take: number): Promise<BookingEntity[]> {
-    const params: unknown[] = [accountId, filter.window.from, filter.window.to, take];
-    const param = (value: unknown) => {
-      params.push(value);
-      return `$${params.length}`;
-    };
+    const params = new SqlParams(accountId, filter.window.from, filter.window.to, take);
     let filters = '';
-    if (filter.propertyId !== undefined) filters += ` AND property_id = ${param(filter.propertyId)}`;
-    if (filter.status !== undefined) filters += ` AND status = ${param(filter.status)}`;
-    const after = filter.after ? { startDate: param(filter.after.startDate), id: param(filter.after.id) } : undefined;
+    if (filter.propertyId !== undefined) filters += ` AND property_id = ${params.add(filter.propertyId)}`;
+    if (filter.status !== undefined) filters += ` AND status = ${params.add(filter.status)}`;
+    const after = filter.after ? { startDate: params.add(filter.after.startDate), id: params.add(filter.after.id) } : undefined;
     const parts: string[] = [];
     // Part 1 only while the cursor is still among the stays under way at dateFrom.
     if (!filter.after || new Date(filter.after.startDate).getTime() < filter.window.from.getTime()) {
@@ -198,7 +171,7 @@ export class BookingsRepository {
          FROM (${keys}) page
          JOIN bookings b ON b.account_id = $1 AND b.id = page.id
         ORDER BY b.start_date, b.id`,
-      params,
+      params.values,
     );
     return rows.map(toEntity);
   }

@@ -1,11 +1,10 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { AccountOwnedTimestampedEntity } from '../../platform/database/entity-columns';
 import type { FeedStatus } from './calendar-feed.rules';
 
 /** An iCal link synced into a property's bookings (issue 14, docs/calendar-feeds.md). */
 @Entity('calendar_feeds')
-export class CalendarFeedEntity {
-  @PrimaryColumn({ type: 'text' }) id: string;
-  @Column({ name: 'account_id', type: 'text' }) accountId: string;
+export class CalendarFeedEntity extends AccountOwnedTimestampedEntity {
   @Column({ name: 'property_id', type: 'text' }) propertyId: string;
   @Column({ type: 'text' }) url: string;
   @Column({ type: 'text', nullable: true }) label: string | null;
@@ -26,6 +25,4 @@ export class CalendarFeedEntity {
   @Column({ name: 'sync_claimed_until', type: 'timestamptz', nullable: true }) syncClaimedUntil: Date | null;
   /** POST …/sync since the running sync's claim (the claim clears it): that sync leaves the feed due now. */
   @Column({ name: 'sync_requested_at', type: 'timestamptz', nullable: true }) syncRequestedAt: Date | null;
-  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
-  @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

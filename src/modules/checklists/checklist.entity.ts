@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { AccountOwnedTimestampedEntity } from '../../platform/database/entity-columns';
 
 export interface StoredTask {
   taskId: string;
@@ -17,14 +18,10 @@ export interface StoredTaskGroup {
 }
 
 @Entity('checklists')
-export class ChecklistEntity {
-  @PrimaryColumn({ type: 'text' }) id: string;
-  @Column({ name: 'account_id', type: 'text' }) accountId: string;
+export class ChecklistEntity extends AccountOwnedTimestampedEntity {
   @Column({ name: 'property_id', type: 'text' }) propertyId: string;
   @Column({ type: 'text' }) title: string;
   @Column({ type: 'text', nullable: true }) description: string | null;
   @Column({ name: 'task_groups', type: 'jsonb' }) taskGroups: StoredTaskGroup[];
   @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true }) disabledAt: Date | null;
-  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
-  @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

@@ -1,4 +1,5 @@
 import { DomainError, InvalidStateError, ValidationError } from '../../platform/errors/domain-error';
+import { thrown as thrownAny } from '../../platform/errors/thrown';
 import { isIdOf } from '../../platform/ids/ids';
 import {
   assertTaskGroupShapes,
@@ -10,14 +11,7 @@ import {
   taskGroupShapeIssues,
 } from './checklist.rules';
 
-function thrown(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (error) {
-    return error as DomainError;
-  }
-  throw new Error('expected an error');
-}
+const thrown = (fn: () => unknown) => thrownAny<DomainError>(fn);
 
 describe('taskGroupShapeIssues (a group has exactly one of sourcePictureUrl or tasks)', () => {
   it('accepts tasks only and picture only', () => {

@@ -1,25 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { returnedRows } from '../../platform/database/query-result';
+import { inIdOrder, returnedRows } from '../../platform/database/query-result';
 import { ChecklistEntity } from './checklist.entity';
-import { columns, SelectedRow } from '../../platform/database/columns';
+import { ACCOUNT_OWNED_COLUMNS, columns, SelectedRow, TIMESTAMP_COLUMNS } from '../../platform/database/columns';
 
 const CHECKLIST_COLUMNS = columns<ChecklistEntity>(
   {
-    id: 'id',
-    accountId: 'account_id',
+    ...ACCOUNT_OWNED_COLUMNS,
+    ...TIMESTAMP_COLUMNS,
     propertyId: 'property_id',
     title: 'title',
     description: 'description',
     taskGroups: 'task_groups',
     disabledAt: 'disabled_at',
-    createdAt: 'created_at',
-    updatedAt: 'updated_at',
   },
   ChecklistEntity,
 );
-const COLUMNS = CHECKLIST_COLUMNS.selectList();
-const toEntity = (row: SelectedRow): ChecklistEntity => CHECKLIST_COLUMNS.toEntity(row);
+const { all: COLUMNS, toEntity } = CHECKLIST_COLUMNS;
 
 /** Row locks a use case takes: FOR UPDATE before a change, FOR SHARE while copying into a job. */
 export type ChecklistLock = 'update' | 'share';
@@ -96,8 +93,6 @@ export class ChecklistsRepository {
       accountId,
       propertyId,
     ]);
-    return returnedRows<SelectedRow>(result)
-      .map(toEntity)
-      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return inIdOrder(returnedRows<SelectedRow>(result).map(toEntity));
   }
 }

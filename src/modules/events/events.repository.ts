@@ -1,10 +1,40 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
+import { ACCOUNT_OWNED_COLUMNS, columns, SelectedRow } from '../../platform/database/columns';
 import { createPartitions, deleteDefaultRowsBefore, dropPartitionsBefore, PartitionedTable } from '../../platform/database/partitions';
+import { SqlRepository } from '../../platform/database/sql-repository';
 import { EventEntity } from './event.entity';
 
 /** The event log is range-partitioned by week on its id (migration PartitionedEventLog, docs/events.md). */
 const EVENTS_TABLE: PartitionedTable = { table: 'events', idPrefix: 'evt' };
+
+const EVENT_COLUMNS = columns<EventEntity>(
+  {
+    ...ACCOUNT_OWNED_COLUMNS,
+    eventName: 'event_name',
+    clientRequestId: 'client_request_id',
+    apiRequestId: 'api_request_id',
+    results: 'results',
+    createdAt: 'created_at',
+    dispatchedAt: 'dispatched_at',
+  },
+  EventEntity,
+);
+// Positions are read as text: a JS number cannot hold every xid8.
+const POSITION_COLUMNS = columns<EventPosition>({ txId: 'tx_id::text', id: 'id' });
+// created_at as PostgreSQL prints it, microseconds kept (see UndispatchedEvent).
+const UNDISPATCHED_COLUMNS = columns<UndispatchedEvent>({
+  ...ACCOUNT_OWNED_COLUMNS,
+  eventName: 'event_name',
+  clientRequestId: 'client_request_id',
+  createdAtExact: 'created_at::text',
+});
+const WINDOW_COLUMNS = columns<Omit<WindowEvent, 'position'> & EventPosition>({
+  id: 'id',
+  eventName: 'event_name',
+  clientRequestId: 'client_request_id',
+  txId: 'tx_id::text',
+});
 
 /**
  * Event-log queries. The feed is ordered by (writing transaction id, id) and only
@@ -13,16 +43,14 @@ const EVENTS_TABLE: PartitionedTable = { table: 'events', idPrefix: 'evt' };
  * behind a cursor a client already holds: polling with `after` loses nothing.
  */
 @Injectable()
-export class EventsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
+export class EventsRepository extends SqlRepository {
   async insert(manager: EntityManager, event: Omit<EventEntity, 'createdAt' | 'dispatchedAt'>): Promise<EventEntity> {
     const [row] = await manager.query(
       `INSERT INTO events (id, account_id, event_name, client_request_id, api_request_id, results)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING created_at`,
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${EVENT_COLUMNS.selectList(undefined, ['createdAt'])}`,
       [event.id, event.accountId, event.eventName, event.clientRequestId, event.apiRequestId, JSON.stringify(event.results)],
     );
-    return Object.assign(new EventEntity(), event, { createdAt: row.created_at, dispatchedAt: null });
+    return Object.assign(new EventEntity(), event, { createdAt: row.createdAt, dispatchedAt: null });
   }
 
   /**
@@ -30,31 +58,25 @@ export class EventsRepository {
    * another dispatcher holds is left to it (or to the sweep, should that transaction roll back).
    */
   async lockUndispatched(manager: EntityManager, ids: string[]): Promise<UndispatchedEvent[]> {
-    const rows = await manager.query(
-      `SELECT id, account_id, event_name, client_request_id, created_at::text AS created_at_exact FROM events
+    const rows: SelectedRow[] = await manager.query(
+      `SELECT ${UNDISPATCHED_COLUMNS.selectList()} FROM events
         WHERE id = ANY($1::text[]) AND dispatched_at IS NULL
         ORDER BY id FOR UPDATE SKIP LOCKED`,
       [ids],
     );
-    return rows.map((r: Record<string, string>) => ({
-      id: r.id,
-      accountId: r.account_id,
-      eventName: r.event_name,
-      clientRequestId: r.client_request_id,
-      createdAtExact: r.created_at_exact,
-    }));
+    return rows.map((row) => UNDISPATCHED_COLUMNS.toEntity(row));
   }
 
   /** Webhook delivery: these events of these accounts (pairs), in no particular order; one query for a batch. */
   async findByAccountAndId(refs: Array<{ accountId: string; id: string }>): Promise<EventEntity[]> {
     if (refs.length === 0) return [];
-    const rows = await this.dataSource.query(
-      `SELECT e.id, e.account_id, e.event_name, e.client_request_id, e.api_request_id, e.results, e.created_at
+    const rows: SelectedRow[] = await this.dataSource.query(
+      `SELECT ${EVENT_COLUMNS.selectList('e')}
          FROM unnest($1::text[], $2::text[]) AS ref(account_id, id)
          JOIN events e ON e.id = ref.id AND e.account_id = ref.account_id`,
       [refs.map((ref) => ref.accountId), refs.map((ref) => ref.id)],
     );
-    return rows.map(toEvent);
+    return rows.map((row) => EVENT_COLUMNS.toEntity(row));
   }
 
   async markDispatched(manager: EntityManager, ids: string[]): Promise<void> {
@@ -98,11 +120,11 @@ export class EventsRepository {
 
   /** The feed position of an event of this account, or undefined when it does not exist (anymore). */
   async positionOf(accountId: string, eventId: string): Promise<{ txId: string; id: string } | undefined> {
-    const [row] = await this.dataSource.query(`SELECT tx_id::text AS tx_id, id FROM events WHERE account_id = $1 AND id = $2`, [
-      accountId,
-      eventId,
-    ]);
-    return row ? { txId: row.tx_id, id: row.id } : undefined;
+    const [row]: SelectedRow[] = await this.dataSource.query(
+      `SELECT ${POSITION_COLUMNS.selectList()} FROM events WHERE account_id = $1 AND id = $2`,
+      [accountId, eventId],
+    );
+    return row ? POSITION_COLUMNS.toEntity(row) : undefined;
   }
 
   async listAfter(accountId: string, after: { txId: string; id: string } | undefined, take: number): Promise<EventEntity[]> {
@@ -112,15 +134,15 @@ export class EventsRepository {
       params.push(after.txId, after.id);
       keyset = 'AND (tx_id, id) > ($3::xid8, $4)';
     }
-    const rows = await this.dataSource.query(
-      `SELECT id, account_id, event_name, client_request_id, api_request_id, results, created_at
+    const rows: SelectedRow[] = await this.dataSource.query(
+      `SELECT ${EVENT_COLUMNS.selectList()}
          FROM events
         WHERE account_id = $1 AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) ${keyset}
         ORDER BY tx_id, id
         LIMIT $2`,
       params,
     );
-    return rows.map(toEvent);
+    return rows.map((row) => EVENT_COLUMNS.toEntity(row));
   }
 
   /**
@@ -134,8 +156,8 @@ export class EventsRepository {
     after: EventPosition | undefined,
     take: number,
   ): Promise<WindowEvent[]> {
-    const rows = await this.dataSource.query(
-      `SELECT id, event_name, client_request_id, tx_id::text AS tx_id FROM events
+    const rows: SelectedRow[] = await this.dataSource.query(
+      `SELECT ${WINDOW_COLUMNS.selectList()} FROM events
         WHERE account_id = $1 AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
           AND created_at >= $2 AND created_at < $3
           AND ($5::xid8 IS NULL OR (tx_id, id) > ($5::xid8, $6))
@@ -143,12 +165,10 @@ export class EventsRepository {
         LIMIT $4`,
       [accountId, window.since, window.until, take, after?.txId ?? null, after?.id ?? null],
     );
-    return rows.map((r: Record<string, string>) => ({
-      id: r.id,
-      eventName: r.event_name,
-      clientRequestId: r.client_request_id,
-      position: { txId: r.tx_id, id: r.id },
-    }));
+    return rows.map((row) => {
+      const { txId, ...event } = WINDOW_COLUMNS.toEntity(row);
+      return { ...event, position: { txId, id: event.id } };
+    });
   }
 }
 
@@ -177,16 +197,4 @@ export interface UndispatchedEvent {
   /** Dispatch leaves an operational webhook event out of the subscription it is about (its clientRequestId). */
   clientRequestId: string;
   createdAtExact: string;
-}
-
-function toEvent(r: Record<string, unknown>): EventEntity {
-  return Object.assign(new EventEntity(), {
-    id: r.id,
-    accountId: r.account_id,
-    eventName: r.event_name,
-    clientRequestId: r.client_request_id,
-    apiRequestId: r.api_request_id,
-    results: r.results,
-    createdAt: r.created_at,
-  });
 }

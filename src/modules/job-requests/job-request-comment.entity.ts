@@ -1,12 +1,11 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { AccountOwnedTimestampedEntity } from '../../platform/database/entity-columns';
 
 export type CommentAuthorKind = 'host' | 'provider';
 
 /** A message in a job's chat: from the host (the API) or from a provider; text, an image, or both. */
 @Entity('job_request_comments')
-export class JobRequestCommentEntity {
-  @PrimaryColumn({ type: 'text' }) id: string;
-  @Column({ name: 'account_id', type: 'text' }) accountId: string;
+export class JobRequestCommentEntity extends AccountOwnedTimestampedEntity {
   @Column({ name: 'job_request_id', type: 'text' }) jobRequestId: string;
   @Column({ name: 'author_kind', type: 'text' }) authorKind: CommentAuthorKind;
   /** The provider's email; null for the host. */
@@ -17,6 +16,4 @@ export class JobRequestCommentEntity {
   @Column({ name: 'picture_storage_key', type: 'text', nullable: true }) pictureStorageKey: string | null;
   @Column({ name: 'picture_content_type', type: 'text', nullable: true }) pictureContentType: string | null;
   @Column({ name: 'picture_byte_size', type: 'integer', nullable: true }) pictureByteSize: number | null;
-  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
-  @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

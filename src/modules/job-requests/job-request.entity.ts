@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { AccountOwnedTimestampedEntity } from '../../platform/database/entity-columns';
 import type { JobStatus } from './job-status.rules';
 import type { CopiedChecklist, JobTimeType, OneOffTask, StoredProblem } from './job-snapshot.rules';
 
@@ -15,9 +16,7 @@ export type PaymentStatus = 'pending' | 'failed' | 'successful';
  * location) and deep copies of its checklists, so deleting or editing either never changes it.
  */
 @Entity('job_requests')
-export class JobRequestEntity {
-  @PrimaryColumn({ type: 'text' }) id: string;
-  @Column({ name: 'account_id', type: 'text' }) accountId: string;
+export class JobRequestEntity extends AccountOwnedTimestampedEntity {
   @Column({ type: 'smallint' }) status: JobStatus;
 
   // The property as it was when the job was created (no foreign key: a job outlives its property).
@@ -66,7 +65,4 @@ export class JobRequestEntity {
   @Column({ name: 'payment_status', type: 'text', nullable: true }) paymentStatus: PaymentStatus | null;
   @Column({ name: 'payment_description', type: 'text', nullable: true }) paymentDescription: string | null;
   @Column({ name: 'payment_updated_at', type: 'timestamptz', nullable: true }) paymentUpdatedAt: Date | null;
-
-  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
-  @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

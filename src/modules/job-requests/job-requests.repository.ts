@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { columns, SelectedRow } from '../../platform/database/columns';
-import { returnedRows } from '../../platform/database/query-result';
+import { EntityManager } from 'typeorm';
+import { SqlRepository } from '../../platform/database/sql-repository';
+import { ACCOUNT_OWNED_COLUMNS, columns, SelectedRow, TIMESTAMP_COLUMNS } from '../../platform/database/columns';
+import { returnedRows, SqlParams } from '../../platform/database/query-result';
 import { JobRequestEntity } from './job-request.entity';
 import type { JobRequestView } from './job-request.response';
 import type { JobStatus } from './job-status.rules';
@@ -9,8 +10,7 @@ import type { JobStatus } from './job-status.rules';
 /** Entity field → column, in table order. */
 const JOB_COLUMNS = columns<JobRequestEntity>(
   {
-    id: 'id',
-    accountId: 'account_id',
+    ...ACCOUNT_OWNED_COLUMNS,
     status: 'status',
     propertyId: 'property_id',
     propertyTitle: 'property_title',
@@ -48,8 +48,7 @@ const JOB_COLUMNS = columns<JobRequestEntity>(
     paymentStatus: 'payment_status',
     paymentDescription: 'payment_description',
     paymentUpdatedAt: 'payment_updated_at',
-    createdAt: 'created_at',
-    updatedAt: 'updated_at',
+    ...TIMESTAMP_COLUMNS,
   },
   JobRequestEntity,
 );
@@ -78,14 +77,7 @@ export interface JobListFilter {
 
 /** Job request queries in plain SQL; every one is scoped by account. */
 @Injectable()
-export class JobRequestsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  /** For reads outside a transaction. */
-  get manager(): EntityManager {
-    return this.dataSource.manager;
-  }
-
+export class JobRequestsRepository extends SqlRepository {
   /** One statement for the whole job, its checklist copies included (jsonb), whatever their size. */
   async insert(manager: EntityManager, job: Omit<JobRequestEntity, 'createdAt' | 'updatedAt'>): Promise<JobRequestEntity> {
     const fields = FIELDS.filter((f) => f !== 'createdAt' && f !== 'updatedAt');
@@ -137,21 +129,17 @@ export class JobRequestsRepository {
    * inside [from, to], optionally one status, ordered by (scheduled_start_time, id); `take` is limit + 1.
    */
   async listPage(accountId: string, filter: JobListFilter, take: number): Promise<JobRequestView[]> {
-    const values: unknown[] = [accountId, filter.from, filter.to, take];
+    const params = new SqlParams(accountId, filter.from, filter.to, take);
     let where = '';
-    if (filter.status !== undefined) {
-      values.push(filter.status);
-      where += ` AND status = $${values.length}`;
-    }
+    if (filter.status !== undefined) where += ` AND status = ${params.add(filter.status)}`;
     if (filter.after) {
-      values.push(filter.after.startTime, filter.after.id);
-      where += ` AND (scheduled_start_time, id) > ($${values.length - 1}::timestamptz, $${values.length})`;
+      where += ` AND (scheduled_start_time, id) > (${params.add(filter.after.startTime)}::timestamptz, ${params.add(filter.after.id)})`;
     }
     const rows: SelectedRow[] = await this.dataSource.query(
       `SELECT ${VIEW_COLUMNS.selectList()} FROM job_requests
         WHERE account_id = $1 AND scheduled_start_time >= $2 AND scheduled_start_time <= $3${where}
         ORDER BY scheduled_start_time, id LIMIT $4`,
-      values,
+      params.values,
     );
     return rows.map((row) => VIEW_COLUMNS.toEntity(row));
   }

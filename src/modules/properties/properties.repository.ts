@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { columns, SelectedRow } from '../../platform/database/columns';
+import { ACCOUNT_OWNED_COLUMNS, columns, SelectedRow, TIMESTAMP_COLUMNS } from '../../platform/database/columns';
 import { Sql } from '../../platform/database/sql';
 import { PropertyPictureEntity } from './property-picture.entity';
 import { PropertyEntity } from './property.entity';
@@ -10,8 +10,7 @@ export type PropertyWithPictures = PropertyEntity & { pictureIds: string[] };
 
 const PROPERTY_COLUMNS = columns<PropertyEntity>(
   {
-    id: 'id',
-    accountId: 'account_id',
+    ...ACCOUNT_OWNED_COLUMNS,
     sourceId: 'source_id',
     name: 'name',
     countryCode: 'country_code',
@@ -28,8 +27,7 @@ const PROPERTY_COLUMNS = columns<PropertyEntity>(
     details: 'details',
     disableRemindersAutomation: 'disable_reminders_automation',
     pictureUrl: 'picture_url',
-    createdAt: 'created_at',
-    updatedAt: 'updated_at',
+    ...TIMESTAMP_COLUMNS,
   },
   PropertyEntity,
 );

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { AccountOwnedTimestampedEntity } from '../../platform/database/entity-columns';
 
 export type BedType = 'super-king' | 'king' | 'queen' | 'twin' | 'double' | 'sofabed' | 'child';
 
@@ -29,9 +30,7 @@ export interface PropertyDetails {
 }
 
 @Entity('properties')
-export class PropertyEntity {
-  @PrimaryColumn({ type: 'text' }) id: string;
-  @Column({ name: 'account_id', type: 'text' }) accountId: string;
+export class PropertyEntity extends AccountOwnedTimestampedEntity {
   @Column({ name: 'source_id', type: 'text' }) sourceId: string;
   @Column({ type: 'text' }) name: string;
   @Column({ name: 'country_code', type: 'char', length: 2 }) countryCode: string;
@@ -49,6 +48,4 @@ export class PropertyEntity {
   /** Write-only flag (spec 2.1): stored for the reminders automation, never in a read shape. */
   @Column({ name: 'disable_reminders_automation', type: 'boolean', default: false }) disableRemindersAutomation: boolean;
   @Column({ name: 'picture_url', type: 'text', nullable: true }) pictureUrl: string | null;
-  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
-  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }

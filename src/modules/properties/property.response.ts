@@ -14,7 +14,7 @@ import {
   str,
   uri,
 } from '../../platform/openapi/json-schema';
-import { readShape } from '../../platform/openapi/read-shape';
+import { inKeyOrder, readShape } from '../../platform/openapi/read-shape';
 import { pictureContentUrl } from './property-picture.response';
 import { BED_TYPES } from './property.rules';
 
@@ -80,17 +80,14 @@ function toBedDetail(bed: BedDetail): BedDetail {
   return { bedType: bed.bedType, twinable: bed.twinable, displayLabel: bed.displayLabel, quantity: bed.quantity };
 }
 
-function toOtherAttribute(attribute: OtherAttribute): OtherAttribute {
-  const shape: OtherAttribute = { label: attribute.label, value: attribute.value };
-  if (attribute.group !== undefined) shape.group = attribute.group;
-  if (attribute.pictures !== undefined) shape.pictures = attribute.pictures;
-  return shape;
+/** An otherAttributes item (property and booking) in the spec's field order. */
+export function toOtherAttribute(attribute: OtherAttribute): OtherAttribute {
+  return inKeyOrder(attribute, ['label', 'value', 'group', 'pictures']);
 }
 
 function toDetails(details: PropertyDetails | null): PropertyDetails | null {
   if (!details) return null;
-  const shape: PropertyDetails = {};
-  for (const key of DETAIL_TEXTS) if (details[key] !== undefined) shape[key] = details[key];
+  const shape = inKeyOrder(details, DETAIL_TEXTS);
   if (details.otherAttributes !== undefined) shape.otherAttributes = details.otherAttributes.map(toOtherAttribute);
   return shape;
 }

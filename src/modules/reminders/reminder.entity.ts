@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { AccountOwnedTimestampedEntity } from '../../platform/database/entity-columns';
 
 /** The job time object (spec 2.5 / 2.6) as written: only the keys sent. */
 export interface JobTime {
@@ -18,9 +19,7 @@ export interface JobRequestSettings {
 }
 
 @Entity('reminders')
-export class ReminderEntity {
-  @PrimaryColumn({ type: 'text' }) id: string;
-  @Column({ name: 'account_id', type: 'text' }) accountId: string;
+export class ReminderEntity extends AccountOwnedTimestampedEntity {
   @Column({ name: 'property_id', type: 'text' }) propertyId: string;
   @Column({ type: 'text' }) title: string;
   @Column({ type: 'timestamptz' }) date: Date;
@@ -33,6 +32,4 @@ export class ReminderEntity {
   @Column({ type: 'boolean' }) automatic: boolean;
   /** When reminder.due was emitted (once); null until then. */
   @Column({ name: 'fired_at', type: 'timestamptz', nullable: true }) firedAt: Date | null;
-  @Column({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
-  @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

@@ -12,7 +12,7 @@ import {
   str,
   text,
 } from '../../platform/openapi/json-schema';
-import { readShape } from '../../platform/openapi/read-shape';
+import { inKeyOrder, readShape } from '../../platform/openapi/read-shape';
 import { JobRequestSettings, JobTime, ReminderEntity } from './reminder.entity';
 import { JOB_TIME_TYPES } from './reminder.rules';
 
@@ -57,19 +57,9 @@ export function toReminderResponse(reminder: ReminderEntity): ReminderResponse {
 /* jsonb reorders keys: the settings are rebuilt in the spec's field order, with only the spec's fields. */
 
 function toSettings(settings: JobRequestSettings): JobRequestSettings {
-  const shape: JobRequestSettings = {};
-  if (settings.time !== undefined) shape.time = toTime(settings.time);
-  if (settings.offeredPrice !== undefined) shape.offeredPrice = settings.offeredPrice;
-  if (settings.offeredPriceCurrency !== undefined) shape.offeredPriceCurrency = settings.offeredPriceCurrency;
-  if (settings.message !== undefined) shape.message = settings.message;
-  return shape;
-}
-
-function toTime(time: JobTime): JobTime {
-  const shape: JobTime = { type: time.type, startTime: time.startTime };
-  if (time.endTime !== undefined) shape.endTime = time.endTime;
-  if (time.durationInHours !== undefined) shape.durationInHours = time.durationInHours;
-  if (time.durationInMinutes !== undefined) shape.durationInMinutes = time.durationInMinutes;
+  const shape = inKeyOrder(settings, ['time', 'offeredPrice', 'offeredPriceCurrency', 'message']);
+  if (shape.time !== undefined)
+    shape.time = inKeyOrder(shape.time, ['type', 'startTime', 'endTime', 'durationInHours', 'durationInMinutes']);
   return shape;
 }
 

@@ -1,14 +1,8 @@
 import { ValidationError } from '../../platform/errors/domain-error';
+import { thrown as thrownAny } from '../../platform/errors/thrown';
 import { assertChecklistsOfProperty, automaticReminderFor, storedJobRequestSettings, storedJobTime } from './reminder.rules';
 
-function thrown(fn: () => unknown): ValidationError {
-  try {
-    fn();
-  } catch (error) {
-    return error as ValidationError;
-  }
-  throw new Error('expected an error');
-}
+const thrown = (fn: () => unknown) => thrownAny<ValidationError>(fn);
 
 describe('storedJobTime', () => {
   it('keeps the keys sent, times in UTC to the millisecond, in the spec order', () => {

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { returnedRows } from '../../platform/database/query-result';
+import { EntityManager } from 'typeorm';
+import { inIdOrder, returnedRows, SqlParams } from '../../platform/database/query-result';
 import { DateWindow } from '../../platform/pagination/date-window';
 import { ReminderEntity } from './reminder.entity';
-import { columns, SelectedRow } from '../../platform/database/columns';
+import { SqlRepository } from '../../platform/database/sql-repository';
+import { ACCOUNT_OWNED_COLUMNS, columns, NewRow, SelectedRow, TIMESTAMP_COLUMNS } from '../../platform/database/columns';
 
 const REMINDER_COLUMNS = columns<ReminderEntity>(
   {
-    id: 'id',
-    accountId: 'account_id',
+    ...ACCOUNT_OWNED_COLUMNS,
+    ...TIMESTAMP_COLUMNS,
     propertyId: 'property_id',
     title: 'title',
     date: 'date',
@@ -19,28 +20,12 @@ const REMINDER_COLUMNS = columns<ReminderEntity>(
     jobRequestSettings: 'job_request_settings',
     automatic: 'automatic',
     firedAt: 'fired_at',
-    createdAt: 'created_at',
-    updatedAt: 'updated_at',
   },
   ReminderEntity,
 );
-const COLUMNS = REMINDER_COLUMNS.selectList();
-const toEntity = (row: SelectedRow): ReminderEntity => REMINDER_COLUMNS.toEntity(row);
+const { all: COLUMNS, toEntity } = REMINDER_COLUMNS;
 
-export type NewReminder = Pick<
-  ReminderEntity,
-  | 'id'
-  | 'accountId'
-  | 'propertyId'
-  | 'title'
-  | 'date'
-  | 'sourceBookingId'
-  | 'sourceId'
-  | 'actionable'
-  | 'checklistIds'
-  | 'jobRequestSettings'
-  | 'automatic'
->;
+export type NewReminder = NewRow<ReminderEntity, 'firedAt'>;
 
 export interface ReminderListFilter {
   window: DateWindow;
@@ -51,14 +36,7 @@ export interface ReminderListFilter {
 
 /** Reminder queries. Every one is scoped by account, except the firing sweep's, which spans them. */
 @Injectable()
-export class RemindersRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  /** For reads outside a transaction. */
-  get manager(): EntityManager {
-    return this.dataSource.manager;
-  }
-
+export class RemindersRepository extends SqlRepository {
   async insert(manager: EntityManager, values: NewReminder): Promise<ReminderEntity> {
     const rows: SelectedRow[] = await manager.query(
       `INSERT INTO reminders (id, account_id, property_id, title, date, source_booking_id, source_id, actionable,
@@ -165,9 +143,7 @@ export class RemindersRepository {
       accountId,
       propertyId,
     ]);
-    return returnedRows<SelectedRow>(result)
-      .map(toEntity)
-      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return inIdOrder(returnedRows<SelectedRow>(result).map(toEntity));
   }
 
   /**
@@ -175,21 +151,15 @@ export class RemindersRepository {
    * limit + 1. One range scan of (account_id[, property_id], date, id) in list order, stopped by LIMIT.
    */
   async listPage(accountId: string, filter: ReminderListFilter, take: number): Promise<ReminderEntity[]> {
-    const params: unknown[] = [accountId, filter.window.from, filter.window.to, take];
+    const params = new SqlParams(accountId, filter.window.from, filter.window.to, take);
     let conditions = '';
-    if (filter.propertyId !== undefined) {
-      params.push(filter.propertyId);
-      conditions += ` AND property_id = $${params.length}`;
-    }
-    if (filter.after) {
-      params.push(filter.after.date, filter.after.id);
-      conditions += ` AND (date, id) > ($${params.length - 1}::timestamptz, $${params.length})`;
-    }
+    if (filter.propertyId !== undefined) conditions += ` AND property_id = ${params.add(filter.propertyId)}`;
+    if (filter.after) conditions += ` AND (date, id) > (${params.add(filter.after.date)}::timestamptz, ${params.add(filter.after.id)})`;
     const rows: SelectedRow[] = await this.dataSource.query(
       `SELECT ${COLUMNS} FROM reminders
         WHERE account_id = $1 AND date >= $2 AND date < $3${conditions}
         ORDER BY date, id LIMIT $4`,
-      params,
+      params.values,
     );
     return rows.map(toEntity);
   }

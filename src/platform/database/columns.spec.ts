@@ -27,6 +27,12 @@ describe('columns', () => {
     expect(thing).toEqual({ id: 'x_1', accountId: 'acct_1', size: 42, createdAt });
   });
 
+  it('keeps the whole select list and a bound toEntity for reuse', () => {
+    expect(THING_COLUMNS.all).toBe(THING_COLUMNS.selectList());
+    const { toEntity } = THING_COLUMNS;
+    expect([{ id: 'x_1', accountId: 'a', size: '1', createdAt: null }].map(toEntity)[0]).toBeInstanceOf(Thing);
+  });
+
   it('names the column of a field', () => {
     expect(THING_COLUMNS.column('accountId')).toBe('account_id');
     expect(THING_COLUMNS.column('size')).toBe('byte_size');

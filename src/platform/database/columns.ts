@@ -17,12 +17,15 @@ export type SelectedRow = Record<string, unknown>;
  */
 export class Columns<E> {
   readonly fields: ReadonlyArray<keyof E & string>;
+  /** selectList() of every field, unqualified: `SELECT ${all} FROM …`, `RETURNING ${all}`. */
+  readonly all: string;
 
   constructor(
     private readonly map: ColumnMap<E>,
     private readonly create: () => E,
   ) {
     this.fields = Object.keys(map) as Array<keyof E & string>;
+    this.all = this.selectList();
   }
 
   /** The column of a field (for WHERE, SET and INSERT column lists). */
@@ -37,15 +40,15 @@ export class Columns<E> {
     return fields.map((field) => `${prefix}${this.column(field)} AS "${field}"`).join(', ');
   }
 
-  /** The entity of a row read with selectList (every field of this map), decoders applied. */
-  toEntity(row: SelectedRow): E {
+  /** The entity of a row read with selectList (every field of this map), decoders applied; bound, so `rows.map(X.toEntity)` works. */
+  readonly toEntity = (row: SelectedRow): E => {
     const entity = this.create() as Record<string, unknown>;
     for (const field of this.fields) {
       const def = this.map[field];
       entity[field] = typeof def === 'string' ? row[field] : def.decode(row[field]);
     }
     return entity as E;
-  }
+  };
 
   /** The map of some fields only (a narrower read, such as a read shape's columns). */
   pick<K extends keyof E & string>(fields: readonly K[]): Columns<Pick<E, K>> {
@@ -62,3 +65,12 @@ export class Columns<E> {
 export function columns<E>(map: ColumnMap<E>, entity?: new () => E): Columns<E> {
   return new Columns(map, entity ? () => new entity() : () => ({}) as E);
 }
+
+/** id and account_id, as every account-owned entity has them (entity-columns.ts: AccountOwnedEntity). */
+export const ACCOUNT_OWNED_COLUMNS = { id: 'id', accountId: 'account_id' } as const;
+
+/** created_at and updated_at (entity-columns.ts: AccountOwnedTimestampedEntity). */
+export const TIMESTAMP_COLUMNS = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+
+/** What an insert writes: the entity less the timestamps the database sets and the fields named. */
+export type NewRow<E, K extends keyof E = never> = Omit<E, 'createdAt' | 'updatedAt' | K>;

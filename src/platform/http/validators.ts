@@ -1,5 +1,20 @@
 import * as countries from 'i18n-iso-countries';
-import { registerDecorator, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  IsObject,
+  IsString,
+  IsUrl,
+  MaxLength,
+  registerDecorator,
+  ValidateIf,
+  ValidateNested,
+  ValidationArguments,
+  ValidationOptions,
+} from 'class-validator';
 
 /**
  * Reusable class-validator decorators for rules the library lacks. Messages start
@@ -157,4 +172,41 @@ function simple(
       validator: { validate: (value: unknown, _args?: ValidationArguments) => test(value) },
     });
   };
+}
+
+// Rules that DTOs repeat, each one decorator. Each registers its parts in the order the decorator
+// stack it replaces did (a stack registers bottom first): that order is the order of the messages a
+// 400 lists and of the keys in the document's request schemas.
+
+/** Several property decorators as one, registered in the order given. */
+export function allOf(...rules: PropertyDecorator[]): PropertyDecorator {
+  return (target, property) => rules.forEach((rule) => rule(target, property));
+}
+
+const HTTP_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+
+/** `@IsString() @MaxLength(maxLength) @IsUrl(http or https)`: a link the service fetches or shows. */
+export function IsHttpUrl(maxLength: number, message = '$property must be an http or https URL'): PropertyDecorator {
+  return allOf(IsUrl(HTTP_URL, { message }), MaxLength(maxLength), IsString());
+}
+
+/** `@IsArray() @ArrayMaxSize(maxItems)` of http(s) links of at most maxLength characters each. */
+export function IsHttpUrlList(maxItems: number, maxLength: number): PropertyDecorator {
+  return allOf(MaxLength(maxLength, { each: true }), IsUrl(HTTP_URL, { each: true }), ArrayMaxSize(maxItems), IsArray());
+}
+
+/** `@IsArray() [@ArrayMinSize(min)] @ArrayMaxSize(max) @ValidateNested({ each: true }) @Type(() => item)`. */
+export function IsListOf(item: () => new () => object, max: number, min?: number): PropertyDecorator {
+  const minimum = min === undefined ? [] : [ArrayMinSize(min)];
+  return allOf(Type(item), ValidateNested({ each: true }), ArrayMaxSize(max), ...minimum, IsArray());
+}
+
+/** `@IsObject() @ValidateNested() @Type(() => type)`: one nested object. */
+export function IsNested(type: () => new () => object): PropertyDecorator {
+  return allOf(Type(type), ValidateNested(), IsObject());
+}
+
+/** `@IsDefined() @IsDateTime()`: a date-time that must be sent. */
+export function IsRequiredDateTime(): PropertyDecorator {
+  return allOf(IsDateTime(), IsDefined());
 }

@@ -20,3 +20,13 @@ export function readShape<T>(name: string, description: string, fields: FieldSch
 export function readShapeSchema<T>(name: string, schema: JsonSchema): ReadShape<T> {
   return { name, schema };
 }
+
+/**
+ * The keys given, in that order, that `source` holds (undefined ones left out). For values read from
+ * jsonb, which reorders object keys: the read shape lists them in the spec's order, and nothing else.
+ */
+export function inKeyOrder<T extends object>(source: T, keys: ReadonlyArray<keyof T>): T {
+  const shape: Partial<T> = {};
+  for (const key of keys) if (source[key] !== undefined) shape[key] = source[key];
+  return shape as T;
+}

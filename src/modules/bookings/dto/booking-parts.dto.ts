@@ -7,13 +7,12 @@ import {
   IsInt,
   IsOptional,
   IsString,
-  IsUrl,
   Length,
   Max,
-  MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
+import { allOf, IsHttpUrl } from '../../../platform/http/validators';
 import { OtherAttributeDto } from '../../properties/dto/property-parts.dto';
 import { BOOKING_LIMITS as L } from '../booking.rules';
 
@@ -37,26 +36,17 @@ export class GuestDto {
   lastName?: string | null;
 
   @IsOptional()
-  @IsString()
-  @MaxLength(L.url)
-  @IsUrl(
-    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
-    { message: '$property must be an http or https URL' },
-  )
+  @IsHttpUrl(L.url)
   sourcePictureUrl?: string | null;
 }
 
-function compose(...rules: PropertyDecorator[]): PropertyDecorator {
-  return (target, property) => rules.forEach((rule) => rule(target, property));
-}
+export const IsBookingTitle = () => allOf(IsString(), Length(1, L.title));
 
-export const IsBookingTitle = () => compose(IsString(), Length(1, L.title));
-
-export const IsNumberOfGuests = () => compose(IsInt(), Min(L.numberOfGuests.min), Max(L.numberOfGuests.max));
+export const IsNumberOfGuests = () => allOf(IsInt(), Min(L.numberOfGuests.min), Max(L.numberOfGuests.max));
 
 /** 1-100 guests (the empty list is refused: spec 2.4 "non-empty"). */
 export const IsGuestDetails = () =>
-  compose(
+  allOf(
     IsArray(),
     ArrayMinSize(L.guestDetails.min),
     ArrayMaxSize(L.guestDetails.max),
@@ -66,7 +56,7 @@ export const IsGuestDetails = () =>
 
 /** 1-10 tags of 1-50 characters; the empty list is refused (spec 8). */
 export const IsBookingTags = () =>
-  compose(
+  allOf(
     IsArray(),
     ArrayMinSize(L.tags.min),
     ArrayMaxSize(L.tags.max),
@@ -76,7 +66,7 @@ export const IsBookingTags = () =>
 
 /** The property otherAttributes item shape and limits (spec 2.1 / 8), at most 100 items. */
 export const IsBookingOtherAttributes = () =>
-  compose(
+  allOf(
     IsArray(),
     ArrayMaxSize(L.otherAttributes),
     ValidateNested({ each: true }),

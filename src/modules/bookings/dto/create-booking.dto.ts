@@ -1,5 +1,5 @@
 import { IsDefined, IsOptional, IsString, Length } from 'class-validator';
-import { IsDateTime } from '../../../platform/http/validators';
+import { IsRequiredDateTime } from '../../../platform/http/validators';
 import { PropertyReferenceDto } from '../../properties/dto/property-reference.dto';
 import { BOOKING_LIMITS as L } from '../booking.rules';
 import { GuestDto, IsBookingOtherAttributes, IsBookingTags, IsBookingTitle, IsGuestDetails, IsNumberOfGuests } from './booking-parts.dto';
@@ -13,13 +13,11 @@ export class CreateBookingDto extends PropertyReferenceDto {
   sourceBookingId!: string;
 
   /** Check-in. */
-  @IsDefined()
-  @IsDateTime()
+  @IsRequiredDateTime()
   startDate!: string;
 
   /** Check-out, after startDate (booking.rules stayOf). */
-  @IsDefined()
-  @IsDateTime()
+  @IsRequiredDateTime()
   endDate!: string;
 
   @IsDefined()

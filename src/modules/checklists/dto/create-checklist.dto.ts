@@ -1,16 +1,6 @@
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Length,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsOptional, IsString, Length, MaxLength, ValidateNested } from 'class-validator';
+import { allOf, IsHttpUrl, IsListOf } from '../../../platform/http/validators';
 import { PropertyReferenceDto } from '../../properties/dto/property-reference.dto';
 import { CHECKLIST_LIMITS as L } from '../checklist.rules';
 
@@ -30,8 +20,13 @@ export class TaskDto {
  * Whether the list may be left out is each group DTO's own rule.
  */
 export function IsTaskList(): PropertyDecorator {
-  const rules = [IsArray(), ArrayMinSize(1), ArrayMaxSize(L.tasksPerGroupMax), ValidateNested({ each: true }), Type(() => TaskDto)];
-  return (target, property) => rules.forEach((rule) => rule(target, property as string));
+  return allOf(
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(L.tasksPerGroupMax),
+    ValidateNested({ each: true }),
+    Type(() => TaskDto),
+  );
 }
 
 /** A create-time group: tasks, or a picture-only step (sourcePictureUrl); the exactly-one rule is checklist.rules'. */
@@ -50,12 +45,7 @@ export class CreateTaskGroupDto {
   verificationRequired?: boolean | null;
 
   @IsOptional()
-  @IsString()
-  @MaxLength(L.pictureUrlMax)
-  @IsUrl(
-    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
-    { message: '$property must be an http or https URL' },
-  )
+  @IsHttpUrl(L.pictureUrlMax)
   sourcePictureUrl?: string | null;
 
   @IsOptional()
@@ -74,10 +64,6 @@ export class CreateChecklistDto extends PropertyReferenceDto {
   @MaxLength(L.descriptionMax)
   description?: string | null;
 
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(L.taskGroupsMax)
-  @ValidateNested({ each: true })
-  @Type(() => CreateTaskGroupDto)
+  @IsListOf(() => CreateTaskGroupDto, L.taskGroupsMax, 1)
   taskGroups: CreateTaskGroupDto[];
 }

@@ -1,6 +1,5 @@
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsOptional, IsString, Length, MaxLength, ValidateNested } from 'class-validator';
-import { OptionalNotNull } from '../../../platform/http/validators';
+import { IsBoolean, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsListOf, OptionalNotNull } from '../../../platform/http/validators';
 import { CHECKLIST_LIMITS as L } from '../checklist.rules';
 import { IsTaskList, TaskDto } from './create-checklist.dto';
 
@@ -35,10 +34,6 @@ export class UpdateChecklistDto {
   description?: string | null;
 
   @OptionalNotNull()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(L.taskGroupsMax)
-  @ValidateNested({ each: true })
-  @Type(() => UpdateTaskGroupDto)
+  @IsListOf(() => UpdateTaskGroupDto, L.taskGroupsMax, 1)
   taskGroups?: UpdateTaskGroupDto[];
 }

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { JobRequestCommentEntity } from '../job-request-comment.entity';
-import { columns, SelectedRow } from '../../../platform/database/columns';
+import { SqlRepository } from '../../../platform/database/sql-repository';
+import { ACCOUNT_OWNED_COLUMNS, columns, SelectedRow, TIMESTAMP_COLUMNS } from '../../../platform/database/columns';
 
 const COMMENT_COLUMNS = columns<JobRequestCommentEntity>(
   {
-    id: 'id',
-    accountId: 'account_id',
+    ...ACCOUNT_OWNED_COLUMNS,
+    ...TIMESTAMP_COLUMNS,
     jobRequestId: 'job_request_id',
     authorKind: 'author_kind',
     authorEmail: 'author_email',
@@ -15,19 +16,14 @@ const COMMENT_COLUMNS = columns<JobRequestCommentEntity>(
     pictureStorageKey: 'picture_storage_key',
     pictureContentType: 'picture_content_type',
     pictureByteSize: 'picture_byte_size',
-    createdAt: 'created_at',
-    updatedAt: 'updated_at',
   },
   JobRequestCommentEntity,
 );
-const COLUMNS = COMMENT_COLUMNS.selectList();
-const toEntity = (row: SelectedRow): JobRequestCommentEntity => COMMENT_COLUMNS.toEntity(row);
+const { all: COLUMNS, toEntity } = COMMENT_COLUMNS;
 
 /** Chat queries in plain SQL; every one is scoped by account and job. */
 @Injectable()
-export class CommentsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
+export class CommentsRepository extends SqlRepository {
   async insert(
     manager: EntityManager,
     comment: Omit<JobRequestCommentEntity, 'createdAt' | 'updatedAt'>,

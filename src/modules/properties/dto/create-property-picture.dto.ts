@@ -1,4 +1,5 @@
-import { IsDefined, IsString, IsUrl, Length, MaxLength } from 'class-validator';
+import { IsDefined, IsString, Length } from 'class-validator';
+import { IsHttpUrl } from '../../../platform/http/validators';
 import { PropertyReferenceDto } from './property-reference.dto';
 
 /** POST /v1/propertyPictures (spec 2.2): the picture's client id, where to fetch it, and its property. */
@@ -10,11 +11,6 @@ export class CreatePropertyPictureDto extends PropertyReferenceDto {
 
   /** Checked again, with DNS, by the outbound URL policy on every redirect hop. */
   @IsDefined()
-  @IsString()
-  @MaxLength(2048)
-  @IsUrl(
-    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
-    { message: '$property must be an absolute http(s) URL' },
-  )
+  @IsHttpUrl(2048, '$property must be an absolute http(s) URL')
   sourceUrl!: string;
 }

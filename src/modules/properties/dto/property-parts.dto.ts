@@ -1,4 +1,3 @@
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -8,17 +7,14 @@ import {
   IsIn,
   IsInt,
   IsNumber,
-  IsObject,
   IsOptional,
   IsString,
-  IsUrl,
   Length,
   Max,
   MaxLength,
   Min,
-  ValidateNested,
 } from 'class-validator';
-import { IsCountryCode, IsStringOrStringArray, IsTimeZone } from '../../../platform/http/validators';
+import { IsCountryCode, IsHttpUrlList, IsListOf, IsNested, IsStringOrStringArray, IsTimeZone } from '../../../platform/http/validators';
 import type { BedType } from '../property.entity';
 import { BED_TYPES, PROPERTY_LIMITS as L } from '../property.rules';
 
@@ -76,10 +72,7 @@ export class OtherAttributeDto {
   group?: string;
 
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(L.attributePictures)
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { each: true })
-  @MaxLength(L.url, { each: true })
+  @IsHttpUrlList(L.attributePictures, L.url)
   pictures?: string[];
 }
 
@@ -96,10 +89,7 @@ export class PropertyDetailsDto {
   @IsOptional() @IsBoolean() disableRemindersAutomation?: boolean | null;
 
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(L.otherAttributes)
-  @ValidateNested({ each: true })
-  @Type(() => OtherAttributeDto)
+  @IsListOf(() => OtherAttributeDto, L.otherAttributes)
   otherAttributes?: OtherAttributeDto[] | null;
 }
 
@@ -126,9 +116,7 @@ export class PropertyFieldsDto {
   timeZone?: string;
 
   /** Both coordinates are required whenever location is sent (spec 2.1): LocationDto requires them. */
-  @IsObject()
-  @ValidateNested()
-  @Type(() => LocationDto)
+  @IsNested(() => LocationDto)
   location?: LocationDto;
 
   @IsInt()
@@ -152,9 +140,7 @@ export class PropertyFieldsDto {
   type?: string | null;
 
   @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PropertyDetailsDto)
+  @IsNested(() => PropertyDetailsDto)
   details?: PropertyDetailsDto | null;
 
   @IsOptional()
@@ -166,10 +152,7 @@ export class PropertyFieldsDto {
   tags?: string[] | null;
 
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(L.bedDetails)
-  @ValidateNested({ each: true })
-  @Type(() => BedDetailDto)
+  @IsListOf(() => BedDetailDto, L.bedDetails)
   bedDetails?: BedDetailDto[] | null;
 
   /** Legacy picture identifier, not a URL; POST /v1/propertyPictures is the way to add pictures. */

@@ -1,21 +1,5 @@
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsISO4217CurrencyCode,
-  IsNumber,
-  IsObject,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  Max,
-  Min,
-  ValidateNested,
-} from 'class-validator';
-import { IsDateTime } from '../../../platform/http/validators';
+import { IsBoolean, IsDefined, IsISO4217CurrencyCode, IsNumber, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsDateTime, IsListOf, IsNested } from '../../../platform/http/validators';
 import { PropertyReferenceDto } from '../../properties/dto/property-reference.dto';
 import { REMINDER_LIMITS as L } from '../reminder.rules';
 import { JobTimeDto } from './job-time.dto';
@@ -30,9 +14,7 @@ export class ReminderChecklistDto {
 /** jobRequestSettings (spec 2.5): pre-fills the job the reminder should turn into. */
 export class JobRequestSettingsDto {
   @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => JobTimeDto)
+  @IsNested(() => JobTimeDto)
   time?: JobTimeDto | null;
 
   @IsOptional()
@@ -83,15 +65,10 @@ export class CreateReminderDto extends PropertyReferenceDto {
 
   /** Checklists of the account, on the reminder's property (an empty list is allowed). */
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(L.checklists)
-  @ValidateNested({ each: true })
-  @Type(() => ReminderChecklistDto)
+  @IsListOf(() => ReminderChecklistDto, L.checklists)
   checklists?: ReminderChecklistDto[] | null;
 
   @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => JobRequestSettingsDto)
+  @IsNested(() => JobRequestSettingsDto)
   jobRequestSettings?: JobRequestSettingsDto | null;
 }

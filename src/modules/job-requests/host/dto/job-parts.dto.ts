@@ -11,7 +11,6 @@ import {
   IsNumber,
   IsOptional,
   IsString,
-  IsUrl,
   Length,
   Matches,
   Max,
@@ -19,7 +18,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { IsDateTime, IsStringOrStringArray, OptionalNotNull } from '../../../../platform/http/validators';
+import { allOf, IsDateTime, IsHttpUrlList, IsListOf, IsStringOrStringArray, OptionalNotNull } from '../../../../platform/http/validators';
 import { JOB_LIMITS as L } from '../../job-changes.rules';
 import { JOB_TIME_TYPES, JobTimeType } from '../../job-snapshot.rules';
 
@@ -27,8 +26,7 @@ import { JOB_TIME_TYPES, JobTimeType } from '../../job-snapshot.rules';
 
 /** A service provider's email (required): at most 254 characters. */
 export function IsProviderEmail(): PropertyDecorator {
-  const rules = [IsDefined(), IsString(), MaxLength(L.email), IsEmail({}, { message: '$property must be an email address' })];
-  return (target, property) => rules.forEach((rule) => rule(target, property as string));
+  return allOf(IsDefined(), IsString(), MaxLength(L.email), IsEmail({}, { message: '$property must be an email address' }));
 }
 
 export class ServiceProviderDto {
@@ -38,20 +36,18 @@ export class ServiceProviderDto {
 
 /** serviceProviders: 1-50 items {email}; used by create (required) and PATCH (optional). */
 export function IsServiceProviderList(): PropertyDecorator {
-  const rules = [
+  return allOf(
     IsArray(),
     ArrayMinSize(1),
     ArrayMaxSize(L.serviceProviders),
     ValidateNested({ each: true }),
     Type(() => ServiceProviderDto),
-  ];
-  return (target, property) => rules.forEach((rule) => rule(target, property as string));
+  );
 }
 
 /** durationInHours / durationInMinutes: 1-999; 0 is refused (spec: omit rather than send 0); null clears on PATCH. */
 function IsDuration(): PropertyDecorator {
-  const rules = [IsOptional(), IsInt(), Min(1), Max(999)];
-  return (target, property) => rules.forEach((rule) => rule(target, property as string));
+  return allOf(IsOptional(), IsInt(), Min(1), Max(999));
 }
 
 /** The job time object on create (spec 2.5): type and startTime required; null durations or endTime mean none. */
@@ -95,10 +91,7 @@ export class JobOtherAttributeDto {
   group?: string;
 
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { each: true })
-  @MaxLength(L.url, { each: true })
+  @IsHttpUrlList(20, L.url)
   pictures?: string[];
 }
 
@@ -116,10 +109,7 @@ export class JobPropertyDetailsDto {
   @IsOptional() @IsString() @MaxLength(L.detailText) wifiDescription?: string | null;
 
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(L.otherAttributes)
-  @ValidateNested({ each: true })
-  @Type(() => JobOtherAttributeDto)
+  @IsListOf(() => JobOtherAttributeDto, L.otherAttributes)
   otherAttributes?: JobOtherAttributeDto[] | null;
 }
 
@@ -145,8 +135,12 @@ export class ChecklistRefDto {
 
 /** checklists: up to 20 items {checklistId}. */
 export function IsChecklistList(): PropertyDecorator {
-  const rules = [IsArray(), ArrayMaxSize(L.checklists), ValidateNested({ each: true }), Type(() => ChecklistRefDto)];
-  return (target, property) => rules.forEach((rule) => rule(target, property as string));
+  return allOf(
+    IsArray(),
+    ArrayMaxSize(L.checklists),
+    ValidateNested({ each: true }),
+    Type(() => ChecklistRefDto),
+  );
 }
 
 /** The optional scalar fields of create and PATCH; null means "not set" (on PATCH: clear it). */

@@ -1,16 +1,5 @@
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsDefined,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Length,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsDefined, IsOptional, IsString, Length } from 'class-validator';
+import { IsHttpUrl, IsListOf } from '../../../../platform/http/validators';
 import { JOB_LIMITS as L } from '../../job-changes.rules';
 
 /** A one-off task (spec 2.6): matched to the job's existing ones by exact title (docs/job-requests.md). */
@@ -26,22 +15,13 @@ export class OneOffTaskDto {
   note!: string;
 
   @IsOptional()
-  @IsString()
-  @MaxLength(L.url)
-  @IsUrl(
-    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
-    { message: '$property must be an http or https URL' },
-  )
+  @IsHttpUrl(L.url)
   sourcePictureUrl?: string | null;
 }
 
 /** POST /v1/jobRequests/{jobRequestId}/oneOffTasks. */
 export class OneOffTasksDto {
   @IsDefined()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(L.oneOffTasksPerJob)
-  @ValidateNested({ each: true })
-  @Type(() => OneOffTaskDto)
+  @IsListOf(() => OneOffTaskDto, L.oneOffTasksPerJob, 1)
   tasks!: OneOffTaskDto[];
 }
