@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { spawnApiProcess } from '../support/api-process';
 import { freePort } from '../support/private-services';
+import { cliJson, runCli } from '../support/cli';
 import {
   consoleClient,
   ConsoleClient,
@@ -92,6 +93,20 @@ describe('account console over HTTP', () => {
         .expect(403);
       expect((await exchangeLink(t, url)).status).toBe(303);
     });
+
+    it('the CLI prints a link ({url, expiresAt}) that signs in; bad options are usage errors', async () => {
+      const { accountId } = await createAccount(t);
+      const out = await cliJson<{ url: string; expiresAt: string }>(['console:link', '--account', accountId, '--minutes', '5']);
+      expect(Object.keys(out)).toEqual(['url', 'expiresAt']);
+      expect(Math.abs(new Date(out.expiresAt).getTime() - Date.now() - 5 * 60_000)).toBeLessThan(30_000);
+      expect((await exchangeLink(t, out.url)).status).toBe(303);
+      for (const args of [['--account', accountId, '--minutes', '61'], ['--account', accountId, '--minutes', 'ten'], []]) {
+        const result = await runCli(['console:link', ...args]);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain('Usage:');
+      }
+      expect((await runCli(['console:link', '--account', 'acct_nobody'])).stderr).toContain('was not found');
+    }, 60_000);
 
     it('links are minted for 1 to 60 minutes of an existing account', async () => {
       const { accountId } = await createAccount(t);
@@ -234,7 +249,9 @@ describe('account console over HTTP', () => {
     it('the URL policy and the filters’ rules answer 400 in words', async () => {
       const http = await session.post('/console/webhooks', { url: 'ftp://example.com/x', eventFilters: '*' }).expect(400);
       expect(http.text).toContain('Webhook url');
-      const filters = await session.post('/console/webhooks', { url: 'https://localhost/console/f', eventFilters: 'not a.filter!' }).expect(400);
+      const filters = await session
+        .post('/console/webhooks', { url: 'https://localhost/console/f', eventFilters: 'not a.filter!' })
+        .expect(400);
       expect(filters.text).toContain('eventFilters');
       const retries = await session
         .post('/console/webhooks', { url: 'https://localhost/console/r', eventFilters: '*', maxRetries: '11' })
