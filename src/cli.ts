@@ -118,7 +118,10 @@ async function main(): Promise<void> {
   class CliModule {}
   const app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
   try {
-    const result = await run(command ?? '', parsed.values, { accounts: app.get(AccountsService), consoleSessions: app.get(ConsoleSessionsService) });
+    const result = await run(command ?? '', parsed.values, {
+      accounts: app.get(AccountsService),
+      consoleSessions: app.get(ConsoleSessionsService),
+    });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await app.close();

@@ -127,7 +127,12 @@ export class EventsRepository {
    * The account's events newest first (the console's events page), optionally of one name, before the
    * event `before` (keyset on the time-ordered id). Committed events only, like the feed.
    */
-  async listNewestFirst(accountId: string, eventName: string | undefined, before: string | undefined, take: number): Promise<EventEntity[]> {
+  async listNewestFirst(
+    accountId: string,
+    eventName: string | undefined,
+    before: string | undefined,
+    take: number,
+  ): Promise<EventEntity[]> {
     const rows = await this.dataSource.query(
       `SELECT id, account_id, event_name, client_request_id, api_request_id, results, created_at
          FROM events
