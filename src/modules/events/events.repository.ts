@@ -125,7 +125,8 @@ export class EventsRepository {
 
   /**
    * The account's events newest first (the console's events page), optionally of one name, before the
-   * event `before` (keyset on the time-ordered id). Committed events only, like the feed.
+   * event `before` (keyset on the time-ordered id). For reading, not for following: unlike the feed it
+   * does not hold back events behind older running transactions, so a page may gain an older event later.
    */
   async listNewestFirst(
     accountId: string,
