@@ -327,7 +327,8 @@ describe('account console over HTTP', () => {
 
   it('never logs a link token, a session token or a key (the built API at info level)', async () => {
     const { accountId } = await createAccount(t);
-    const api = await spawnApiProcess(await freePort(), {});
+    // Generous: the built API may need a build first, and starts slowly on a loaded machine.
+    const api = await spawnApiProcess(await freePort(), {}, 90_000);
     try {
       const { url } = await mintLink(t, accountId);
       const token = tokenOf(url);
@@ -356,5 +357,5 @@ describe('account console over HTTP', () => {
       api.child.kill('SIGTERM');
       await api.exited;
     }
-  }, 60_000);
+  }, 180_000);
 });
