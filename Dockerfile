@@ -14,6 +14,9 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The pages GET /llms.txt lists and serves (src/openapi/llms-txt.ts).
+COPY README.md ./
+COPY docs ./docs
 # docker-compose mounts a named volume here (BLOB_STORAGE_DIR); a new volume takes this directory's
 # owner, so it must exist and belong to node, or storing a picture copy fails with EACCES.
 RUN mkdir -p /data/blobs && chown node:node /data/blobs

@@ -15,6 +15,7 @@ import { RemindersHttpModule } from './modules/reminders/reminders-http.module';
 import { WebhooksHttpModule } from './modules/webhooks/webhooks-http.module';
 import { LegacyHttpModule } from './modules/legacy/legacy-http.module';
 import { ConsoleHttpModule } from './modules/console/console-http.module';
+import { McpHttpModule } from './modules/mcp/mcp-http.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { ProblemFilter } from './platform/http/problem.filter';
 import { RequestIdMiddleware } from './platform/http/request-id';
@@ -50,6 +51,7 @@ export function apiModules(config: AppConfig) {
     WebhooksHttpModule,
     LegacyHttpModule,
     CalendarFeedsHttpModule,
+    McpHttpModule,
     OpenApiModule,
     // The account console's pages at /console (outside /v1; its own session, never an x-api-key).
     ConsoleHttpModule,

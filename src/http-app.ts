@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/config';
+import { serveLlmsTxt } from './openapi/llms-txt';
 import { OpenApiModule } from './openapi/openapi.module';
 import { requestDurationMiddleware } from './platform/metrics/http-metrics';
 import { Metrics, serveMetrics } from './platform/metrics/metrics';
@@ -33,6 +34,7 @@ export async function createHttpApp(config: AppConfig, extraModules: Array<Type 
     app.getHttpAdapter().get('/metrics', scrape as never);
   }
   OpenApiModule.serveReference(app);
+  serveLlmsTxt(app, config.publicBaseUrl);
   answerClientErrorsWithProblems(app.getHttpServer(), config.errorsBaseUrl);
   return app;
 }

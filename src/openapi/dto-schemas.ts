@@ -2,7 +2,7 @@ import { IS_OPTIONAL, ValidationTypes } from 'class-validator';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { EVENT_NAME_MAX_LENGTH } from '../modules/webhooks/subscriptions/event-filter.rules';
-import type { StringOrStringArrayLimits } from '../platform/http/validators';
+import { JSON_RPC_ID_MAX_LENGTH, type StringOrStringArrayLimits } from '../platform/http/validators';
 
 // Where class-transformer keeps @Type(): class-validator-jsonschema reads nested DTO classes from it (its documented setup).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -33,6 +33,12 @@ const CONVERTERS: Record<string, unknown> = {
       maxLength: EVENT_NAME_MAX_LENGTH,
       description: 'an exact event name, a prefix wildcard (jobRequest.*) or *',
     },
+  },
+  isJsonRpcId: {
+    oneOf: [
+      { type: 'string', maxLength: JSON_RPC_ID_MAX_LENGTH },
+      { type: 'integer', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+    ],
   },
   isStringOrStringArray: (meta: ValidationMetadata) => {
     const { maxLength, maxItems } = meta.constraints[0] as StringOrStringArrayLimits;

@@ -22,6 +22,7 @@ const BODY_PROBLEMS = [413, 415];
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Health: 'Liveness of the service and its dependencies.',
   OpenApi: 'This document.',
+  Mcp: 'The MCP server for AI assistants: the tools of docs/assistants.md over one JSON-RPC endpoint.',
   Properties: 'The root resource: create it first.',
   PropertyPictures: 'Pictures: the service downloads the image and serves its own copy.',
   Checklists: 'Checklists of tasks, with server-minted task ids.',
@@ -89,6 +90,10 @@ function buildDocument(app: INestApplication, config: AppConfig, facts: Map<stri
     )
     .addServer(config.publicBaseUrl)
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The account API key (shown once when issued).' }, 'apiKey')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'The same API key as `Authorization: Bearer <key>`: the MCP endpoint only.' },
+      'bearerKey',
+    )
     .build();
   const document = SwaggerModule.createDocument(app, base, { operationIdFactory: operationIdOf });
 
@@ -165,7 +170,7 @@ function describeOperation(operation: Operation, fact: RouteFacts, dtos: Record<
     operation['x-undocumented'] = true;
     return;
   }
-  operation.security = fact.isPublic ? [] : [{ apiKey: [] }];
+  operation.security = fact.isPublic ? [] : fact.bearer ? [{ apiKey: [] }, { bearerKey: [] }] : [{ apiKey: [] }];
   const legacy = operation.operationId.startsWith('LegacyController_');
   if (legacy) operation.deprecated = true;
 

@@ -3,6 +3,7 @@ import { IdempotencyInterceptor } from '../platform/http/idempotency.interceptor
 import { ACCEPTS_MULTIPART } from '../platform/http/multipart';
 import { INTERCEPTORS_METADATA, ROUTE_ARGS_METADATA, RouteParamtypes } from '../platform/http/route-metadata';
 import { IS_PUBLIC } from '../platform/http/public.decorator';
+import { BEARER_KEY_ACCEPTED } from '../modules/auth/bearer-key.decorator';
 import { ROUTE_DOC, RouteDocOptions } from '../platform/openapi/route-doc';
 
 type DtoClass = new () => object;
@@ -12,6 +13,8 @@ export interface RouteFacts {
   query?: DtoClass;
   body?: DtoClass;
   isPublic: boolean;
+  /** @BearerKeyAccepted: the key may also come as Authorization: Bearer (the MCP endpoint). */
+  bearer?: boolean;
   idempotent: boolean;
   /** The multipart file part's name, for routes marked @MultipartFile(name). */
   multipartFile?: string;
@@ -41,6 +44,7 @@ export function routeFacts(discovery: DiscoveryService, scanner: MetadataScanner
         query: argOf(RouteParamtypes.QUERY),
         body: argOf(RouteParamtypes.BODY),
         isPublic: Reflect.getMetadata(IS_PUBLIC, handler) === true || Reflect.getMetadata(IS_PUBLIC, controller) === true,
+        bearer: Reflect.getMetadata(BEARER_KEY_ACCEPTED, handler) === true,
         idempotent: interceptors.includes(IdempotencyInterceptor),
         multipartFile: typeof multipart === 'string' ? multipart : undefined,
         doc: Reflect.getMetadata(ROUTE_DOC, handler) as RouteDocOptions | undefined,

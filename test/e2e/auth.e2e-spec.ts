@@ -15,7 +15,8 @@ const INVALID_KEY = 'Missing or invalid x-api-key';
  */
 // The health check, and the API reference (the OpenAPI document and Swagger UI's files under /docs): read before a key exists.
 const PUBLIC_ROUTES = new Set(['GET /v1/health', 'GET /v1/openapi.json']);
-const isPublic = (route: string) => PUBLIC_ROUTES.has(route) || route.startsWith('GET /docs');
+/** Documentation: the reference's files, and /llms.txt with the pages it lists. */
+const isPublic = (route: string) => PUBLIC_ROUTES.has(route) || route.startsWith('GET /docs') || route.startsWith('GET /llms');
 
 /** Every route the app registers, as [METHOD, path with parameters filled in]. */
 function registeredRoutes(t: TestApp): Array<[string, string]> {

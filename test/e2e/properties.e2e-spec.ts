@@ -288,6 +288,40 @@ describe('properties', () => {
     });
   });
 
+  describe('list filters (extension: name, sourceId)', () => {
+    it('finds by a part of the name in any case, wildcards as written, and by exact sourceId; the cursor keeps the filter', async () => {
+      const finder = clientFor(t, await createAccount(t));
+      const made = [];
+      for (const name of ['Harbour Loft 1', 'harbour loft 2', 'Harbour loft 3', 'Mountain 100% chalet', 'Mountain_hut'])
+        made.push((await finder.post('/v1/properties').send(validProperty({ name })).expect(201)).body);
+      const names = async (query: string) =>
+        (await finder.get(`/v1/properties?${query}`).expect(200)).body.data.map((p: { name: string }) => p.name);
+      expect(await names('name=HARBOUR%20LOFT')).toEqual(['Harbour Loft 1', 'harbour loft 2', 'Harbour loft 3']);
+      expect(await names('name=100%25')).toEqual(['Mountain 100% chalet']);
+      expect(await names('name=n_h')).toEqual(['Mountain_hut']);
+      expect(await names('name=_')).toEqual(['Mountain_hut']);
+      expect(await names(`sourceId=${made[1].sourceId}`)).toEqual(['harbour loft 2']);
+      expect(await names(`sourceId=${made[1].sourceId}&name=mountain`)).toEqual([]);
+      expect(await names(`sourceId=${made[1].sourceId.toUpperCase()}`)).toEqual([]);
+
+      const first = (await finder.get('/v1/properties?name=harbour&limit=2').expect(200)).body;
+      expect(first.hasMore).toBe(true);
+      const next = (await finder.get(`/v1/properties?name=harbour&limit=2&cursor=${encodeURIComponent(first.nextCursor)}`).expect(200))
+        .body;
+      expect(next).toMatchObject({ data: [{ name: 'Harbour loft 3' }], hasMore: false, nextCursor: null });
+      // A cursor belongs to its filter: with another one, or none, it is a 400.
+      for (const query of ['name=mountain', 'name=harbour&sourceId=x', ''])
+        expect((await finder.get(`/v1/properties?${query}&cursor=${encodeURIComponent(first.nextCursor)}`).expect(400)).body.code).toBe(
+          'invalidCursor',
+        );
+      const plain = (await finder.get('/v1/properties?limit=2').expect(200)).body.nextCursor;
+      expect((await finder.get(`/v1/properties?name=harbour&cursor=${encodeURIComponent(plain)}`).expect(400)).body.code).toBe(
+        'invalidCursor',
+      );
+      expect((await finder.get('/v1/properties?name=').expect(400)).body.code).toBe('validationFailed');
+    });
+  });
+
   describe('sourceId uniqueness', () => {
     it('a duplicate sourceId on create is a 409 conflict carrying existingId', async () => {
       const body = validProperty();

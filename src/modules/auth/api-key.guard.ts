@@ -8,8 +8,9 @@ import { clientAddressKey, KeyDecision, rateLimitHeaders } from '../../platform/
 import { RateLimiter } from '../../platform/http/rate-limit.service';
 import { ApiRequest } from '../../platform/http/request-context';
 import { InvalidApiKeyError, LegacyKeyRequiredError, SubscriptionInactiveError } from './auth.errors';
+import { BEARER_KEY_ACCEPTED } from './bearer-key.decorator';
 import { LEGACY_KEY_REQUIRED } from './legacy-key.decorator';
-import { hasApiAccess, hashApiKey, looksLikeApiKey } from './auth.rules';
+import { bearerKeyOf, hasApiAccess, hashApiKey, looksLikeApiKey } from './auth.rules';
 import { AuthService, KeyRecord } from './auth.service';
 
 /**
@@ -28,6 +29,7 @@ export class ApiKeyGuard implements CanActivate {
   /** Handlers never change at run time, so whether each is public is read once. */
   private readonly publicHandlers = new WeakMap<object, boolean>();
   private readonly legacyHandlers = new WeakMap<object, boolean>();
+  private readonly bearerHandlers = new WeakMap<object, boolean>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -40,7 +42,10 @@ export class ApiKeyGuard implements CanActivate {
     if (this.isPublic(context)) return true;
     const http = context.switchToHttp();
     const req = http.getRequest<ApiRequest>();
-    const presented = req.headers['x-api-key'];
+    // x-api-key first; the MCP endpoint also reads `Authorization: Bearer` (what MCP clients send).
+    const presented =
+      req.headers['x-api-key'] ??
+      (this.flag(BEARER_KEY_ACCEPTED, this.bearerHandlers, context) ? bearerKeyOf(req.headers.authorization) : undefined);
     if (!looksLikeApiKey(presented)) return this.refuse(clientAddressKey(req.ip));
 
     const keyHash = hashApiKey(presented);
@@ -87,22 +92,21 @@ export class ApiKeyGuard implements CanActivate {
 
   /** Routes marked @LegacyKeyRequired() (the legacy API) refuse Platform keys with 403 legacyKeyRequired. */
   private needsLegacyKey(context: ExecutionContext): boolean {
-    const handler = context.getHandler();
-    let needed = this.legacyHandlers.get(handler);
-    if (needed === undefined) {
-      needed = this.reflector.getAllAndOverride<boolean>(LEGACY_KEY_REQUIRED, [handler, context.getClass()]) === true;
-      this.legacyHandlers.set(handler, needed);
-    }
-    return needed;
+    return this.flag(LEGACY_KEY_REQUIRED, this.legacyHandlers, context);
   }
 
   private isPublic(context: ExecutionContext): boolean {
+    return this.flag(IS_PUBLIC, this.publicHandlers, context);
+  }
+
+  /** A boolean route marker (on the handler or its controller), read once per handler. */
+  private flag(key: string, cache: WeakMap<object, boolean>, context: ExecutionContext): boolean {
     const handler = context.getHandler();
-    let isPublic = this.publicHandlers.get(handler);
-    if (isPublic === undefined) {
-      isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, context.getClass()]) === true;
-      this.publicHandlers.set(handler, isPublic);
+    let value = cache.get(handler);
+    if (value === undefined) {
+      value = this.reflector.getAllAndOverride<boolean>(key, [handler, context.getClass()]) === true;
+      cache.set(handler, value);
     }
-    return isPublic;
+    return value;
   }
 }

@@ -1,4 +1,4 @@
-import { generateApiKey, hasApiAccess, hashApiKey, looksLikeApiKey, shouldTouchLastUsed } from './auth.rules';
+import { bearerKeyOf, generateApiKey, hasApiAccess, hashApiKey, looksLikeApiKey, shouldTouchLastUsed } from './auth.rules';
 
 describe('auth rules', () => {
   it('generates distinct, prefixed, url-safe keys', () => {
@@ -37,5 +37,15 @@ describe('auth rules', () => {
     expect(shouldTouchLastUsed(null, now)).toBe(true);
     expect(shouldTouchLastUsed(new Date('2026-01-01T00:00:30Z'), now)).toBe(false);
     expect(shouldTouchLastUsed(new Date('2026-01-01T00:00:00Z'), now)).toBe(true);
+  });
+
+  it('reads the key of an Authorization: Bearer header, and nothing else', () => {
+    expect(bearerKeyOf('Bearer popk_abc')).toBe('popk_abc');
+    expect(bearerKeyOf('bearer  popk_abc ')).toBe('popk_abc');
+    expect(bearerKeyOf('Basic dXNlcjpwYXNz')).toBeUndefined();
+    expect(bearerKeyOf('Bearer')).toBeUndefined();
+    expect(bearerKeyOf('Bearer a b')).toBeUndefined();
+    expect(bearerKeyOf(undefined)).toBeUndefined();
+    expect(bearerKeyOf(['Bearer popk_abc'])).toBeUndefined();
   });
 });

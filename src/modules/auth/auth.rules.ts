@@ -18,6 +18,13 @@ export function looksLikeApiKey(value: unknown): value is string {
   return typeof value === 'string' && value.length >= 16 && value.length <= 200 && /^[\x21-\x7e]+$/.test(value);
 }
 
+/** The key of an `Authorization: Bearer <key>` header (scheme case-insensitive, RFC 9110), else undefined. */
+export function bearerKeyOf(authorization: unknown): string | undefined {
+  if (typeof authorization !== 'string') return undefined;
+  const match = /^Bearer +(\S+) *$/i.exec(authorization);
+  return match?.[1];
+}
+
 const PLANS_WITH_API: ReadonlySet<Plan> = new Set(['pro', 'business']);
 
 export function hasApiAccess(plan: Plan, status: SubscriptionStatus): boolean {

@@ -2,8 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { Idempotent } from '../../platform/http/idempotency.interceptor';
 import { RequestContext } from '../../platform/context/request-context';
 import { Ctx } from '../../platform/http/request-context';
-import { ListQueryDto } from '../../platform/pagination/list-query.dto';
 import { CreatePropertyDto } from './dto/create-property.dto';
+import { ListPropertiesQueryDto } from './dto/list-properties.dto';
 import { UpdatePropertyDto } from './dto/update-property.dto';
 import { PropertiesService } from './properties.service';
 import { RouteDoc, none, ok, page } from '../../platform/openapi/route-doc';
@@ -34,8 +34,8 @@ export class PropertiesController {
     example: { query: { limit: 20 } },
   })
   @Get()
-  list(@Ctx() ctx: RequestContext, @Query() query: ListQueryDto) {
-    return this.properties.list(ctx.accountId, query.cursor, query.limit);
+  list(@Ctx() ctx: RequestContext, @Query() query: ListPropertiesQueryDto) {
+    return this.properties.list(ctx.accountId, query.cursor, query.limit, { name: query.name, sourceId: query.sourceId });
   }
 
   @RouteDoc({

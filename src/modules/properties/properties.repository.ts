@@ -49,6 +49,23 @@ const FIND_WITH_PICTURES = `SELECT ${WITH_PICTURES} FROM properties p WHERE p.ac
 const FIRST_PAGE = `SELECT ${WITH_PICTURES} FROM properties p WHERE p.account_id = $1 ORDER BY p.id LIMIT $2`;
 const NEXT_PAGE = `SELECT ${WITH_PICTURES} FROM properties p WHERE p.account_id = $1 AND p.id > $2 ORDER BY p.id LIMIT $3`;
 
+/** Optional filters of the list (GET /v1/properties?name=&sourceId=). */
+export interface PropertyFilter {
+  /** A case-insensitive part of the name. */
+  name?: string;
+  /** The client's id, exactly. */
+  sourceId?: string;
+}
+
+/** `%` and `_` are LIKE wildcards and `\\` its escape: a name part is matched as written. */
+const likePart = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The filtered list: rare next to the plain one, so a one-shot query (sourceId is unique per account, name scans the account's rows). */
+const FILTERED_PAGE = `SELECT ${WITH_PICTURES} FROM properties p
+  WHERE p.account_id = $1 AND ($2::text IS NULL OR p.id > $2)
+    AND ($3::text IS NULL OR p.name ILIKE $3) AND ($4::text IS NULL OR p.source_id = $4)
+  ORDER BY p.id LIMIT $5`;
+
 /** Property queries worth a name. Every one is scoped by account. */
 @Injectable()
 export class PropertiesRepository {
@@ -113,7 +130,17 @@ export class PropertiesRepository {
   }
 
   /** A keyset page by id with each property's pictures (index properties_account_id_idx); `take` is limit + 1. */
-  async listPage(accountId: string, afterId: string | undefined, take: number): Promise<PropertyWithPictures[]> {
+  async listPage(
+    accountId: string,
+    afterId: string | undefined,
+    take: number,
+    filter: PropertyFilter = {},
+  ): Promise<PropertyWithPictures[]> {
+    if (filter.name !== undefined || filter.sourceId !== undefined) {
+      const values = [accountId, afterId ?? null, filter.name === undefined ? null : likePart(filter.name), filter.sourceId ?? null, take];
+      const filtered: SelectedRow[] = await this.dataSource.query(FILTERED_PAGE, values);
+      return filtered.map(withPictures);
+    }
     const rows =
       afterId === undefined
         ? await this.sql.prepared<SelectedRow>('property_first_page', FIRST_PAGE, [accountId, take])

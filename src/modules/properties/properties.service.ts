@@ -13,7 +13,7 @@ import { ADDRESS_RESOLVER, AddressInput, AddressResolver } from './address-resol
 import { CreatePropertyDto } from './dto/create-property.dto';
 import { UpdatePropertyDto } from './dto/update-property.dto';
 import { duplicatePropertySourceId, PROPERTY_SOURCE_ID_CONSTRAINT } from './properties.errors';
-import { PropertiesRepository, PropertyWithPictures } from './properties.repository';
+import { PropertiesRepository, PropertyFilter, PropertyWithPictures } from './properties.repository';
 import { PropertyReference, PropertyResolver } from './property-resolver.service';
 import { PropertyEntity } from './property.entity';
 import { toPropertyResponse, PropertyResponse } from './property.response';
@@ -69,19 +69,21 @@ export class PropertiesService {
     );
   }
 
-  async list(accountId: string, cursor: string | undefined, limit: number): Promise<Page<PropertyResponse>> {
+  /** A keyset page by id; with a filter, the cursor carries it, so a page of another filter's cursor is a 400 invalidCursor. */
+  async list(accountId: string, cursor: string | undefined, limit: number, filter: PropertyFilter = {}): Promise<Page<PropertyResponse>> {
+    const filterKey = filter.name === undefined && filter.sourceId === undefined ? [] : [filter.name ?? '', filter.sourceId ?? ''];
     let afterId: string | undefined;
     if (cursor !== undefined) {
-      const [id, extra] = this.cursors.decode(CURSOR_SCOPE, cursor);
-      if (typeof id !== 'string' || extra !== undefined) throw new InvalidCursorError();
+      const [id, ...rest] = this.cursors.decode(CURSOR_SCOPE, cursor);
+      if (typeof id !== 'string' || JSON.stringify(rest) !== JSON.stringify(filterKey)) throw new InvalidCursorError();
       afterId = id;
     }
-    const rows = await this.repository.listPage(accountId, afterId, limit + 1);
+    const rows = await this.repository.listPage(accountId, afterId, limit + 1, filter);
     return toPage(
       rows,
       limit,
       (row) => this.toResponse(row),
-      (row) => this.cursors.encode(CURSOR_SCOPE, [row.id]),
+      (row) => this.cursors.encode(CURSOR_SCOPE, [row.id, ...filterKey]),
     );
   }
 

@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'not_found'
   | 'conflict'
   | 'gone'
+  | 'method_not_allowed'
   | 'invalid_state'
   | 'unprocessable'
   | 'payload_too_large'

@@ -21,6 +21,7 @@ export const STATUS_BY_KIND: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  method_not_allowed: 405,
   gone: 410,
   invalid_state: 409,
   unprocessable: 422,
@@ -45,6 +46,7 @@ const TITLES: Record<string, string> = {
   legacyKeyRequired: 'Legacy API key required',
   legacyApiRetired: 'Legacy API retired',
   serviceUnavailable: 'Service unavailable',
+  methodNotAllowed: 'Method not allowed',
 };
 
 export interface ProblemInput {

@@ -126,6 +126,19 @@ export function OptionalNotNull(): PropertyDecorator {
   return ValidateIf((_object: object, value: unknown) => value !== undefined);
 }
 
+/** The longest JSON-RPC id string accepted (ids are the client's; none needs more). */
+export const JSON_RPC_ID_MAX_LENGTH = 200;
+
+/** A JSON-RPC request id as MCP allows it: a string or an integer (a safe one, as the MCP SDK checks it). */
+export function IsJsonRpcId(options?: ValidationOptions): PropertyDecorator {
+  return simple(
+    'isJsonRpcId',
+    (value) => (typeof value === 'string' && value.length <= JSON_RPC_ID_MAX_LENGTH) || Number.isSafeInteger(value),
+    `$property must be a string of at most ${JSON_RPC_ID_MAX_LENGTH} characters or an integer`,
+    options,
+  );
+}
+
 /** `constraints` are not used by the check; they let the OpenAPI document (src/openapi) state the limits. */
 function simple(
   name: string,

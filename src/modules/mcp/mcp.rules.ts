@@ -1,0 +1,104 @@
+import { FieldIssue, ValidationError } from '../../platform/errors/domain-error';
+import { isValidIdempotencyKey } from '../../platform/http/idempotency.rules';
+import type { Problem } from '../../platform/http/problem';
+import { jsonPointer, toValidationError } from '../../platform/http/validation-issues';
+
+/** What a tool may change: the MCP annotations follow from it. */
+export type ToolEffect = 'read' | 'create' | 'change' | 'cancel';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/**
+ * MCP's hints, from what the tool does: reads change nothing; a create adds (a retry without an
+ * idempotencyKey adds again); a change overwrites; a cancel ends something and a second one changes nothing
+ * more. `reachesPeople`: the call notifies someone outside the account (a cleaner), MCP's "open world".
+ */
+export function annotationsOf(effect: ToolEffect, reachesPeople = false): ToolAnnotations {
+  return {
+    readOnlyHint: effect === 'read',
+    destructiveHint: effect === 'change' || effect === 'cancel',
+    idempotentHint: effect === 'read' || effect === 'cancel',
+    openWorldHint: reachesPeople,
+  };
+}
+
+export const IDEMPOTENCY_KEY_ARGUMENT = 'idempotencyKey';
+
+export interface SplitArguments {
+  /** The path ids of the route (`bookingId`), by name. */
+  ids: Record<string, string>;
+  idempotencyKey?: string;
+  /** Everything else: the route's query or body, for its DTO's validation. */
+  rest: Record<string, unknown>;
+}
+
+const MAX_ID_LENGTH = 200;
+
+/**
+ * A tool call's arguments, taken apart as the REST route's request is: the path ids (non-empty strings), the
+ * Idempotency-Key (the header's rules) and the rest, which the route's DTO validates. Pointers name the argument.
+ */
+export function splitArguments(args: unknown, idNames: readonly string[], takesIdempotencyKey: boolean): SplitArguments {
+  if (args === undefined) args = {};
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) throw ValidationError.field('#', 'The arguments must be an object');
+  const rest = { ...(args as Record<string, unknown>) };
+  const issues: FieldIssue[] = [];
+  const ids: Record<string, string> = {};
+  for (const name of idNames) {
+    const value = rest[name];
+    delete rest[name];
+    if (value === undefined) issues.push({ pointer: jsonPointer([name]), detail: `${name} is required` });
+    else if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ID_LENGTH)
+      issues.push({ pointer: jsonPointer([name]), detail: `${name} must be a string of 1-${MAX_ID_LENGTH} characters` });
+    else ids[name] = value;
+  }
+  if (issues.length > 0) throw new ValidationError(`Invalid arguments: ${issues.map((i) => i.detail).join('; ')}`, issues);
+
+  let idempotencyKey: string | undefined;
+  if (takesIdempotencyKey && rest[IDEMPOTENCY_KEY_ARGUMENT] !== undefined) {
+    const key = rest[IDEMPOTENCY_KEY_ARGUMENT];
+    delete rest[IDEMPOTENCY_KEY_ARGUMENT];
+    if (typeof key !== 'string' || !isValidIdempotencyKey(key)) {
+      const detail = 'idempotencyKey must be 1-255 visible ASCII characters';
+      throw new ValidationError(detail, [{ pointer: jsonPointer([IDEMPOTENCY_KEY_ARGUMENT]), detail }], 'invalidIdempotencyKey');
+    }
+    idempotencyKey = key;
+  }
+  return { ids, idempotencyKey, rest };
+}
+
+/** A tool that takes no more than its ids refuses any other argument, as a route without a body or query does. */
+export function refuseUnknownArguments(rest: Record<string, unknown>): void {
+  const names = Object.keys(rest);
+  if (names.length > 0)
+    throw toValidationError(
+      [],
+      'body',
+      names.map((name) => [name]),
+    );
+}
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** The read shape as structuredContent, and as JSON text for clients that read only content. */
+export function toolResult(value: Record<string, unknown>): ToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+}
+
+/**
+ * A problem as a tool error: the REST route's problem document (code, detail, errors, …) as the text, so the
+ * assistant reads what went wrong and may correct its call; never a transport or JSON-RPC failure.
+ */
+export function toolError(problem: Problem): ToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(problem) }] };
+}

@@ -1,0 +1,20 @@
+import { IsOptional, IsString, Length } from 'class-validator';
+import { ListQueryDto } from '../../../platform/pagination/list-query.dto';
+
+/**
+ * GET /v1/properties?[name=][&sourceId=][&cursor=][&limit=]. The filters are an extension of the spec
+ * (docs/properties.md, "Finding a property"): what an assistant or integration needs to find one property.
+ */
+export class ListPropertiesQueryDto extends ListQueryDto {
+  /** Part of the name, any case. */
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  name?: string;
+
+  /** The client's own id, exactly. */
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  sourceId?: string;
+}
