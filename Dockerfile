@@ -7,6 +7,7 @@ COPY clients/typescript/package.json ./clients/typescript/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
+COPY scripts/ensure-built.js ./scripts/
 RUN npm run build:api && npm prune --omit=dev
 
 FROM node:20-bookworm-slim

@@ -103,5 +103,20 @@ export default tseslint.config(
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // The account console's script runs in the browser (served as is, no bundler).
+    files: ['src/modules/console/assets/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        document: 'readonly',
+        window: 'readonly',
+        history: 'readonly',
+        location: 'readonly',
+        navigator: 'readonly',
+        setTimeout: 'readonly',
+      },
+    },
+  },
   prettier,
 );

@@ -25,10 +25,17 @@ function ensureBuilt() {
     stdio: 'inherit',
     cwd: root,
   });
+  copyAssets();
   // tsc leaves unchanged outputs untouched; mark the build as current.
   const now = new Date();
   require('node:fs').utimesSync(marker, now, now);
 }
 
-module.exports = { ensureBuilt };
+/** What tsc does not emit: the account console's stylesheet and script, served from beside its compiled code. */
+function copyAssets() {
+  const { cpSync } = require('node:fs');
+  cpSync(join(root, 'src', 'modules', 'console', 'assets'), join(root, 'dist', 'modules', 'console', 'assets'), { recursive: true });
+}
+
+module.exports = { ensureBuilt, copyAssets };
 if (require.main === module) ensureBuilt();

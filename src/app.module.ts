@@ -1,4 +1,4 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AppConfig } from './config/config';
 import { AuthModule } from './modules/auth/auth.module';
@@ -14,6 +14,7 @@ import { PropertiesHttpModule } from './modules/properties/properties-http.modul
 import { RemindersHttpModule } from './modules/reminders/reminders-http.module';
 import { WebhooksHttpModule } from './modules/webhooks/webhooks-http.module';
 import { LegacyHttpModule } from './modules/legacy/legacy-http.module';
+import { ConsoleHttpModule } from './modules/console/console-http.module';
 import { McpHttpModule } from './modules/mcp/mcp-http.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { ProblemFilter } from './platform/http/problem.filter';
@@ -52,6 +53,8 @@ export function apiModules(config: AppConfig) {
     CalendarFeedsHttpModule,
     McpHttpModule,
     OpenApiModule,
+    // The account console's pages at /console (outside /v1; its own session, never an x-api-key).
+    ConsoleHttpModule,
   ];
 }
 
@@ -79,6 +82,11 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestIdMiddleware, JsonBodyMiddleware).forRoutes('*path');
+    consumer.apply(RequestIdMiddleware).forRoutes('*path');
+    // The console posts HTML forms, which its own middleware reads (ConsoleHttpModule).
+    consumer
+      .apply(JsonBodyMiddleware)
+      .exclude({ path: 'console', method: RequestMethod.ALL }, { path: 'console/*path', method: RequestMethod.ALL })
+      .forRoutes('*path');
   }
 }

@@ -9,6 +9,8 @@ import { dataSourceOptions } from './database/data-source';
 import { PLANS, Plan } from './modules/auth/account.entity';
 import { AccountsService } from './modules/auth/accounts.service';
 import { AuthModule } from './modules/auth/auth.module';
+import { ConsoleModule } from './modules/console/console.module';
+import { ConsoleSessionsService } from './modules/console/console-sessions.service';
 
 /**
  * Admin CLI: `npm run --silent cli -- <command> [options]`. One JSON line on stdout
@@ -20,11 +22,31 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
   accounts:activate --account ACCOUNTID
   accounts:legacy-usage --account ACCOUNTID
   keys:issue --account ACCOUNTID [--legacy]
-  keys:revoke --key APIKEYID`;
+  keys:revoke --key APIKEYID
+  console:link --account ACCOUNTID [--minutes N]   (a single-use sign-in link to the account console, default 15 minutes)`;
 
 class UsageError extends Error {}
 
-type Options = { name?: string; plan?: string; inactive?: boolean; account?: string; legacy?: boolean; key?: string };
+type Options = {
+  name?: string;
+  plan?: string;
+  inactive?: boolean;
+  account?: string;
+  legacy?: boolean;
+  key?: string;
+  minutes?: string;
+};
+
+interface Services {
+  accounts: AccountsService;
+  consoleSessions: ConsoleSessionsService;
+}
+
+function minutesOption(options: Options): number | undefined {
+  if (options.minutes === undefined) return undefined;
+  if (!/^\d+$/.test(options.minutes.trim())) throw new UsageError('--minutes must be a whole number');
+  return Number(options.minutes);
+}
 
 function required(options: Options, name: keyof Options): string {
   const value = options[name];
@@ -32,7 +54,7 @@ function required(options: Options, name: keyof Options): string {
   return value.trim();
 }
 
-async function run(command: string, options: Options, accounts: AccountsService): Promise<unknown> {
+async function run(command: string, options: Options, { accounts, consoleSessions }: Services): Promise<unknown> {
   switch (command) {
     case 'accounts:create': {
       const plan = (options.plan ?? 'pro') as Plan;
@@ -51,6 +73,17 @@ async function run(command: string, options: Options, accounts: AccountsService)
       return accounts.issueKey(required(options, 'account'), options.legacy ? 'legacy' : 'platform');
     case 'keys:revoke':
       return accounts.revokeKey(required(options, 'key'));
+    case 'console:link': {
+      const account = required(options, 'account');
+      const minutes = minutesOption(options);
+      try {
+        // The web app's code path too: it would call ConsoleSessionsService.mintLink (docs/console.md).
+        return await consoleSessions.mintLink(account, minutes);
+      } catch (error) {
+        if (error instanceof RangeError) throw new UsageError(`--${error.message}`);
+        throw error;
+      }
+    }
     default:
       throw new UsageError(command ? `Unknown command ${command}` : 'A command is required');
   }
@@ -69,6 +102,7 @@ async function main(): Promise<void> {
         account: { type: 'string' },
         legacy: { type: 'boolean' },
         key: { type: 'string' },
+        minutes: { type: 'string' },
       },
     });
   } catch (error) {
@@ -80,11 +114,14 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   // retryAttempts 0: a one-shot command should fail at once, not retry the connection for half a minute.
   const database = TypeOrmModule.forRoot({ ...dataSourceOptions(config), autoLoadEntities: true, retryAttempts: 0 });
-  @Module({ imports: [ConfigModule.forRoot(config), database, AuthModule] })
+  @Module({ imports: [ConfigModule.forRoot(config), database, AuthModule, ConsoleModule] })
   class CliModule {}
   const app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
   try {
-    const result = await run(command ?? '', parsed.values, app.get(AccountsService));
+    const result = await run(command ?? '', parsed.values, {
+      accounts: app.get(AccountsService),
+      consoleSessions: app.get(ConsoleSessionsService),
+    });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await app.close();

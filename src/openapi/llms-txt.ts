@@ -35,6 +35,11 @@ export const LLMS_PAGES: ReadonlyArray<{ file: string; section: 'Docs' | 'Option
     about: 'signed webhooks: subscriptions, URL rules, signature verification, retries, delivery log, replays',
   },
   { file: 'docs/calendar-feeds.md', section: 'Docs', about: "iCal import of listings' calendars into bookings (extension)" },
+  {
+    file: 'docs/console.md',
+    section: 'Docs',
+    about: "the account holder's console: API keys, the webhook portal, the events feed, and its sign-in links",
+  },
   { file: 'docs/legacy.md', section: 'Docs', about: 'the deprecated legacy batched API and the migration guide to the Platform API' },
   { file: 'docs/architecture.md', section: 'Optional', about: "the code's layout: processes, a request's path, idempotency, modules" },
   { file: 'docs/operations.md', section: 'Optional', about: 'running the API and the worker: deploys, metrics, runbooks' },

@@ -11,6 +11,7 @@ import { documentedRoutes, registeredRoutes, schemaValidator } from '../support/
 const NOT_API = [
   { pattern: /^GET \/docs(\/|$)/, why: 'the interactive reference itself (Swagger UI files)' },
   { pattern: /^[A-Z]+ \/v1\/testHelpers\//, why: 'test-only routes, mounted only with TEST_HELPERS_ENABLED (never in production)' },
+  { pattern: /^[A-Z]+ \/console(\/|$)/, why: "the account console's HTML pages (docs/console.md), not the API" },
   { pattern: /^GET \/llms(\.txt$|\/)/, why: 'the documentation index for assistants (llmstxt.org) and its Markdown pages' },
 ];
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull, Repository } from 'typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { NotFoundError } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
 import { AccountEntity, Plan, SubscriptionStatus } from './account.entity';
@@ -16,6 +16,17 @@ export interface LegacyUsage {
   lastLegacyUseAt: string | null;
   /** Legacy keys not revoked. */
   liveLegacyKeys: number;
+}
+
+/** A key as its holder sees it (the console's "API and AI assistants" page): never the key or its hash. */
+export interface KeySummary {
+  apiKeyId: string;
+  label: string | null;
+  lastFour: string | null;
+  kind: ApiKeyKind;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
 }
 
 export interface IssuedKey {
@@ -38,7 +49,7 @@ export class AccountsService {
         subscriptionStatus: input.active ? 'active' : 'inactive',
       });
       await manager.insert(AccountEntity, account);
-      const key = await this.insertKey(manager.getRepository(ApiKeyEntity), account.id, 'platform');
+      const key = await this.insertKey(manager, account.id, 'platform');
       return { accountId: account.id, ...key };
     });
   }
@@ -54,10 +65,30 @@ export class AccountsService {
     return { accountId, subscriptionStatus: status };
   }
 
-  async issueKey(accountId: string, kind: ApiKeyKind): Promise<IssuedKey> {
-    const exists = await this.dataSource.getRepository(AccountEntity).existsBy({ id: accountId });
+  /** `manager`: a transaction of the caller's, so that what it records about the key commits with it (the console's audit list). */
+  async issueKey(accountId: string, kind: ApiKeyKind, options: { label?: string; manager?: EntityManager } = {}): Promise<IssuedKey> {
+    const manager = options.manager ?? this.dataSource.manager;
+    const exists = await manager.getRepository(AccountEntity).existsBy({ id: accountId });
     if (!exists) throw new NotFoundError('Account', accountId);
-    return this.insertKey(this.dataSource.getRepository(ApiKeyEntity), accountId, kind);
+    return this.insertKey(manager, accountId, kind, options.label);
+  }
+
+  async findAccount(accountId: string): Promise<AccountEntity | null> {
+    return this.dataSource.getRepository(AccountEntity).findOneBy({ id: accountId });
+  }
+
+  /** The account's keys, newest first, revoked ones included. */
+  async listKeys(accountId: string): Promise<KeySummary[]> {
+    const keys = await this.dataSource.getRepository(ApiKeyEntity).find({ where: { accountId }, order: { id: 'DESC' } });
+    return keys.map(({ id, label, lastFour, kind, createdAt, lastUsedAt, revokedAt }) => ({
+      apiKeyId: id,
+      label,
+      lastFour,
+      kind,
+      createdAt,
+      lastUsedAt,
+      revokedAt,
+    }));
   }
 
   /**
@@ -81,18 +112,29 @@ export class AccountsService {
     };
   }
 
-  async revokeKey(apiKeyId: string): Promise<{ apiKeyId: string; revokedAt: string }> {
-    const keys = this.dataSource.getRepository(ApiKeyEntity);
-    await keys.update({ id: apiKeyId, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
-    const key = await keys.findOneBy({ id: apiKeyId });
+  /**
+   * Revokes the key (idempotent: a revoked key keeps its first revocation time). AuthService reads keys
+   * uncached, so the very next request with it is refused in every API process. `accountId` scopes it to
+   * one account (the console: another account's key is a 404); `manager` as for issueKey.
+   */
+  async revokeKey(
+    apiKeyId: string,
+    options: { accountId?: string; manager?: EntityManager } = {},
+  ): Promise<{ apiKeyId: string; revokedAt: string }> {
+    const keys = (options.manager ?? this.dataSource.manager).getRepository(ApiKeyEntity);
+    const scope = { id: apiKeyId, ...(options.accountId === undefined ? {} : { accountId: options.accountId }) };
+    await keys.update({ ...scope, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+    const key = await keys.findOneBy(scope);
     if (!key?.revokedAt) throw new NotFoundError('API key', apiKeyId);
     return { apiKeyId, revokedAt: key.revokedAt.toISOString() };
   }
 
-  private async insertKey(repo: Repository<ApiKeyEntity>, accountId: string, kind: ApiKeyKind): Promise<IssuedKey> {
+  private async insertKey(manager: EntityManager, accountId: string, kind: ApiKeyKind, label?: string): Promise<IssuedKey> {
     const apiKey = generateApiKey();
     const id = newId('apiKey');
-    await repo.insert({ id, accountId, kind, keyHash: hashApiKey(apiKey) });
+    await manager
+      .getRepository(ApiKeyEntity)
+      .insert({ id, accountId, kind, keyHash: hashApiKey(apiKey), label: label ?? null, lastFour: apiKey.slice(-4) });
     return { apiKeyId: id, apiKey };
   }
 }

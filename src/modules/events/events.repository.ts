@@ -146,6 +146,28 @@ export class EventsRepository extends SqlRepository {
   }
 
   /**
+   * The account's events newest first (the console's events page), optionally of one name, before the
+   * event `before` (keyset on the time-ordered id). For reading, not for following: unlike the feed it
+   * does not hold back events behind older running transactions, so a page may gain an older event later.
+   */
+  async listNewestFirst(
+    accountId: string,
+    eventName: string | undefined,
+    before: string | undefined,
+    take: number,
+  ): Promise<EventEntity[]> {
+    const rows = await this.dataSource.query(
+      `SELECT id, account_id, event_name, client_request_id, api_request_id, results, created_at
+         FROM events
+        WHERE account_id = $1 AND ($2::text IS NULL OR event_name = $2) AND ($3::text IS NULL OR id < $3)
+        ORDER BY id DESC
+        LIMIT $4`,
+      [accountId, eventName ?? null, before ?? null, take],
+    );
+    return rows.map(toEvent);
+  }
+
+  /**
    * Webhook replay: the account's events created in [since, until), in feed order after `after`
    * (served by events_feed_idx; only transactions every reader sees, like the feed). Names and
    * positions only: the deliveries load the events themselves.

@@ -116,4 +116,11 @@ export class EventsService {
     const rows = await this.repository.listAfter(accountId, position, limit + 1);
     return toPage(rows, limit, toEventResponse, (row) => row.id);
   }
+
+  /** The account's events newest first, optionally of one name (the account console); `before` is the last id of the previous page. */
+  async newestFirst(accountId: string, options: { eventName?: string; before?: string; limit: number }): Promise<Page<EventResponse>> {
+    const before = options.before !== undefined && isIdOf('event', options.before) ? options.before : undefined;
+    const rows = await this.repository.listNewestFirst(accountId, options.eventName, before, options.limit + 1);
+    return toPage(rows, options.limit, toEventResponse, (row) => row.id);
+  }
 }

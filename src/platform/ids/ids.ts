@@ -25,6 +25,8 @@ export const ID_PREFIX = {
   request: 'req',
   legacyBatch: 'lbat',
   calendarFeed: 'cal',
+  consoleLink: 'clnk',
+  consoleSession: 'cses',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -1,0 +1,98 @@
+import { Controller, Get, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../../platform/http/public.decorator';
+import { EVENT_NAMES } from '../events/event-catalogue';
+import { EventsService } from '../events/events.service';
+import { WebhookSubscriptionsService } from '../webhooks/subscriptions/webhook-subscriptions.service';
+import { ConsoleErrorFilter } from './console-error.filter';
+import { ConsoleKeysService } from './console-keys.service';
+import { Caller, ConsoleCaller, ConsoleRequest, ConsoleSessionGuard } from './console-session.guard';
+import { requireApiAccess, sendPage } from './console-response';
+import { eventsPage } from './views/events.view';
+import { keyCreatedPage, keysPage, revokeConfirmPage } from './views/keys.view';
+import { Notice } from './views/layout';
+import { overviewPage } from './views/overview.view';
+
+const EVENTS_PER_PAGE = 50;
+
+const KEY_NOTICES: Record<string, Notice> = {
+  revoked: { kind: 'ok', text: 'The key is revoked: its next request is refused.' },
+};
+
+/** The overview, the "API and AI assistants" page (spec 5.4-5.6) and the events feed. */
+@ApiExcludeController()
+@Public()
+@UseGuards(ConsoleSessionGuard)
+@UseFilters(ConsoleErrorFilter)
+@Controller('console')
+export class ConsolePagesController {
+  constructor(
+    private readonly keys: ConsoleKeysService,
+    private readonly subscriptions: WebhookSubscriptionsService,
+    private readonly events: EventsService,
+  ) {}
+
+  @Get()
+  async overview(@Caller() caller: ConsoleCaller, @Res() res: Response): Promise<void> {
+    const { keys } = await this.keys.overview(caller.session.accountId);
+    const subscriptions = caller.frame.apiAccess ? (await this.subscriptions.list(caller.session.accountId)).data.length : null;
+    sendPage(
+      res,
+      200,
+      overviewPage(caller.frame, {
+        sessionId: caller.session.id,
+        signedInAt: caller.session.createdAt,
+        liveKeys: keys.filter((k) => !k.revokedAt).length,
+        subscriptions,
+      }),
+    );
+  }
+
+  @Get('keys')
+  async keysPage(@Caller() caller: ConsoleCaller, @Query('done') done: unknown, @Res() res: Response): Promise<void> {
+    const data = await this.keys.overview(caller.session.accountId);
+    sendPage(res, 200, keysPage(caller.frame, data, typeof done === 'string' ? KEY_NOTICES[done] : undefined));
+  }
+
+  /** Creates a Platform key and shows it, once, on this response (never stored, never redirected to). */
+  @Post('keys')
+  async createKey(@Caller() caller: ConsoleCaller, @Req() req: ConsoleRequest, @Res() res: Response): Promise<void> {
+    const created = await this.keys.create(caller.session, req.body?.label);
+    sendPage(res, 201, keyCreatedPage(caller.frame, created));
+  }
+
+  @Get('keys/:apiKeyId/revoke')
+  async confirmRevoke(@Caller() caller: ConsoleCaller, @Param('apiKeyId') apiKeyId: string, @Res() res: Response): Promise<void> {
+    const key = await this.keys.find(caller.session.accountId, apiKeyId);
+    if (key.revokedAt) return res.redirect(303, '/console/keys?done=revoked');
+    sendPage(res, 200, revokeConfirmPage(caller.frame, key));
+  }
+
+  @Post('keys/:apiKeyId/revoke')
+  async revoke(@Caller() caller: ConsoleCaller, @Param('apiKeyId') apiKeyId: string, @Res() res: Response): Promise<void> {
+    await this.keys.revoke(caller.session, apiKeyId);
+    res.redirect(303, '/console/keys?done=revoked');
+  }
+
+  @Get('events')
+  async eventsFeed(
+    @Caller() caller: ConsoleCaller,
+    @Query('eventName') eventName: unknown,
+    @Query('before') before: unknown,
+    @Res() res: Response,
+  ): Promise<void> {
+    requireApiAccess(caller, 'Events are not available');
+    const name = typeof eventName === 'string' && eventName !== '' ? eventName : undefined;
+    const page = await this.events.newestFirst(caller.session.accountId, {
+      eventName: name,
+      before: typeof before === 'string' ? before : undefined,
+      limit: EVENTS_PER_PAGE,
+    });
+    sendPage(
+      res,
+      200,
+      eventsPage(caller.frame, { events: page.data, eventName: name, eventNames: EVENT_NAMES, nextCursor: page.nextCursor }),
+    );
+  }
+}

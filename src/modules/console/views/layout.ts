@@ -1,0 +1,116 @@
+import { Html, html, Renderable } from './html';
+
+export type Section = 'overview' | 'keys' | 'webhooks' | 'events';
+
+/** What every signed-in page shows in its frame. */
+export interface Frame {
+  csrfToken: string;
+  accountName: string;
+  accountId: string;
+  /** Whether the account may call the API now (spec 5.3): otherwise a notice on every page. */
+  apiAccess: boolean;
+  plan: string;
+  subscriptionStatus: string;
+  assets: { css: string; js: string };
+}
+
+const NAV: Array<[Section, string, string]> = [
+  ['overview', 'Overview', '/console'],
+  ['keys', 'API and AI assistants', '/console/keys'],
+  ['webhooks', 'Webhooks', '/console/webhooks'],
+  ['events', 'Events', '/console/events'],
+];
+
+function document(title: string, assets: Frame['assets'], body: Html): Html {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <title>${title} · Account console</title>
+        <link rel="stylesheet" href="${assets.css}" />
+        <script src="${assets.js}" defer></script>
+      </head>
+      <body>
+        ${body}
+      </body>
+    </html>`;
+}
+
+/** The hidden CSRF field every state-changing form carries. */
+export function csrf(frame: Pick<Frame, 'csrfToken'>): Html {
+  return html`<input type="hidden" name="_csrf" value="${frame.csrfToken}" />`;
+}
+
+/** A one-button form (POST) with the CSRF token: enable, rotate, retry... */
+export function actionButton(frame: Frame, action: string, label: string, fields: Record<string, string> = {}, kind = ''): Html {
+  return html`<form method="post" action="${action}" class="inline">
+    ${csrf(frame)}${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`)}<button
+      type="submit"
+      class="${kind}"
+    >
+      ${label}
+    </button>
+  </form>`;
+}
+
+export interface Notice {
+  kind: 'ok' | 'error';
+  text: Renderable;
+}
+
+export function notice(n: Notice | undefined): Html {
+  if (!n) return html``;
+  return n.kind === 'error'
+    ? html`<div class="notice error" role="alert">${n.text}</div>`
+    : html`<div class="notice ok" role="status">${n.text}</div>`;
+}
+
+/** A signed-in page: skip link, header with the account and navigation, sign-out, the inactive-account notice. */
+export function page(frame: Frame, section: Section, title: string, content: Renderable, flash?: Notice): Html {
+  return document(
+    title,
+    frame.assets,
+    html`<a class="skip" href="#main">Skip to content</a>
+      <header class="top">
+        <div class="brand">Account console <span class="muted">${frame.accountName} (${frame.accountId})</span></div>
+        <nav aria-label="Console">
+          <ul>
+            ${NAV.map(
+              ([id, label, href]) => html`<li><a href="${href}" ${id === section ? html` aria-current="page"` : ''}>${label}</a></li>`,
+            )}
+          </ul>
+        </nav>
+        <form method="post" action="/console/signout" class="inline">
+          ${csrf(frame)}<button type="submit" class="link">Sign out</button>
+        </form>
+      </header>
+      <main id="main" tabindex="-1">
+        ${
+          frame.apiAccess
+            ? ''
+            : html`<div class="notice warn" role="status">
+                <strong>API access is paused.</strong> This account's subscription is ${frame.subscriptionStatus} on the ${frame.plan} plan:
+                API calls answer 403 subscription_inactive (spec 5.3), webhooks and events are not available here, and new keys cannot be
+                created. You can still revoke keys.
+              </div>`
+        }
+        ${notice(flash)}
+        <h1>${title}</h1>
+        ${content}
+      </main>`,
+  );
+}
+
+/** A page outside a session (sign-in, refused link, signed out). */
+export function bare(assets: Frame['assets'], title: string, content: Renderable): Html {
+  return document(
+    title,
+    assets,
+    html`<main id="main" class="bare">
+      <h1>${title}</h1>
+      ${content}
+    </main>`,
+  );
+}

@@ -1,0 +1,74 @@
+import request from 'supertest';
+import { ConsoleSessionsService } from '../../src/modules/console/console-sessions.service';
+import { TestApp } from './app';
+
+/** The account console over HTTP (docs/console.md): links, sign-in, form posts with the session's CSRF token. */
+
+export function mintLink(t: TestApp, accountId: string, minutes?: number) {
+  return t.app.get(ConsoleSessionsService).mintLink(accountId, minutes);
+}
+
+/** The path and query of a link (links name PUBLIC_BASE_URL; tests call the app on its own port). */
+export function linkPath(url: string): string {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
+}
+
+export function tokenOf(url: string): string {
+  return new URL(url).searchParams.get('token')!;
+}
+
+/** The value of a hidden (or any) input named `name` in a page. */
+export function inputValue(html: string, name: string): string | undefined {
+  return new RegExp(`name="${name}"[^>]*? value="([^"]*)"`).exec(html)?.[1];
+}
+
+/** `name=value` of the Set-Cookie naming `name`, and the whole header. */
+export function setCookie(res: request.Response, name: string): { pair: string; header: string } | undefined {
+  const headers = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  const header = headers.find((h) => h.startsWith(`${name}=`));
+  return header ? { pair: header.split(';')[0], header } : undefined;
+}
+
+export interface ConsoleClient {
+  cookie: string;
+  csrf: string;
+  get(path: string): request.Test;
+  /** A form post carrying the session's CSRF token (unless `csrf` says otherwise). */
+  post(path: string, form?: Record<string, string>, csrf?: string | null): request.Test;
+}
+
+/** Opens the link's page and posts its form, as the page's script does: the sign-in. */
+export async function exchangeLink(t: TestApp, url: string): Promise<request.Response> {
+  const landing = await request(t.app.getHttpServer()).get(linkPath(url)).expect(200);
+  const nonce = setCookie(landing, 'pop_console_signin')!.pair;
+  return request(t.app.getHttpServer())
+    .post('/console/signin')
+    .set('Cookie', nonce)
+    .type('form')
+    .send({ token: inputValue(landing.text, 'token')!, nonce: inputValue(landing.text, 'nonce')! });
+}
+
+export function consoleClient(t: TestApp, cookie: string, csrf: string): ConsoleClient {
+  const server = t.app.getHttpServer();
+  return {
+    cookie,
+    csrf,
+    get: (path) => request(server).get(path).set('Cookie', cookie),
+    post: (path, form = {}, token = csrf) =>
+      request(server)
+        .post(path)
+        .set('Cookie', cookie)
+        .type('form')
+        .send({ ...form, ...(token === null ? {} : { _csrf: token }) }),
+  };
+}
+
+/** A signed-in console session of the account. */
+export async function consoleSignIn(t: TestApp, accountId: string): Promise<ConsoleClient> {
+  const signedIn = await exchangeLink(t, (await mintLink(t, accountId)).url);
+  if (signedIn.status !== 303) throw new Error(`sign-in answered ${signedIn.status}: ${signedIn.text}`);
+  const cookie = setCookie(signedIn, 'pop_console')!.pair;
+  const home = await request(t.app.getHttpServer()).get('/console').set('Cookie', cookie).expect(200);
+  return consoleClient(t, cookie, inputValue(home.text, '_csrf')!);
+}
