@@ -156,15 +156,15 @@ export class EventsRepository extends SqlRepository {
     before: string | undefined,
     take: number,
   ): Promise<EventEntity[]> {
-    const rows = await this.dataSource.query(
-      `SELECT id, account_id, event_name, client_request_id, api_request_id, results, created_at
+    const rows: SelectedRow[] = await this.dataSource.query(
+      `SELECT ${EVENT_COLUMNS.selectList()}
          FROM events
         WHERE account_id = $1 AND ($2::text IS NULL OR event_name = $2) AND ($3::text IS NULL OR id < $3)
         ORDER BY id DESC
         LIMIT $4`,
       [accountId, eventName ?? null, before ?? null, take],
     );
-    return rows.map(toEvent);
+    return rows.map((row) => EVENT_COLUMNS.toEntity(row));
   }
 
   /**
