@@ -97,12 +97,14 @@ describe('a worker killed mid-batch', () => {
     expect(numbers.size).toBe(EVENTS);
     const attempts = r.requests.map((q) => `${q.headers['webhook-id']}/${q.headers['webhook-retry-count']}`);
     expect(new Set(attempts).size).toBe(attempts.length);
-    // A delivery received twice is one whose POST was in flight at the kill (answered, unrecorded).
+    // A delivery received twice is one whose attempt was under way at the kill: its POST in flight, or
+    // answered and waiting for the shared statement that records it (its slot already serving the next
+    // POST), so at most one more subscription's worth of slots than were in flight.
     const perDelivery = new Map<string, number>();
     for (const q of r.requests)
       perDelivery.set(String(q.headers['webhook-id']), (perDelivery.get(String(q.headers['webhook-id'])) ?? 0) + 1);
     const twice = [...perDelivery.values()].filter((n) => n > 1).length;
-    expect(twice).toBeLessThanOrEqual(Math.max(inFlightAtKill, CONCURRENCY));
+    expect(twice).toBeLessThanOrEqual(inFlightAtKill + CONCURRENCY);
     expect([...perDelivery.values()].every((n) => n <= 2)).toBe(true);
   }, 180_000);
 });
