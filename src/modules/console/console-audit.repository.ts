@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { columns, SelectedRow } from '../../platform/database/columns';
 
 export type AuditAction = 'key.created' | 'key.revoked';
 
@@ -10,6 +11,8 @@ export interface AuditEntry {
   label: string | null;
   sessionId: string;
 }
+
+const AUDIT_COLUMNS = columns<AuditEntry>({ at: 'at', action: 'action', apiKeyId: 'api_key_id', label: 'label', sessionId: 'session_id' });
 
 /** The audit list of the keys page: what was done to which key, when, from which console session. */
 @Injectable()
@@ -27,10 +30,10 @@ export class ConsoleAuditRepository {
   }
 
   async latest(accountId: string, limit: number): Promise<AuditEntry[]> {
-    return this.dataSource.query(
-      `SELECT at, action, api_key_id AS "apiKeyId", label, session_id AS "sessionId"
-         FROM console_audit WHERE account_id = $1 ORDER BY id DESC LIMIT $2`,
+    const rows: SelectedRow[] = await this.dataSource.query(
+      `SELECT ${AUDIT_COLUMNS.all} FROM console_audit WHERE account_id = $1 ORDER BY id DESC LIMIT $2`,
       [accountId, limit],
     );
+    return rows.map(AUDIT_COLUMNS.toEntity);
   }
 }

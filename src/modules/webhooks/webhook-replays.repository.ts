@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { ACCOUNT_OWNED_COLUMNS, columns, NewRow, SelectedRow, TIMESTAMP_COLUMNS } from '../../platform/database/columns';
 import { DeliveryStatus } from './webhook-delivery.entity';
+import { DELIVERY_ROW_COLUMNS } from './webhook-delivery.row';
 import { ReplayStatus, WebhookReplayEntity } from './webhook-replay.entity';
 
 /** Where a replay is in the event feed: the last event it processed. */
@@ -14,6 +16,34 @@ export const RUNNING_REPLAY_CONSTRAINT = 'webhook_replays_running_uq';
 /** A replay names its subscription (ON DELETE CASCADE): an insert racing the subscription's deletion fails on it. */
 export const REPLAY_SUBSCRIPTION_CONSTRAINT = 'webhook_replays_subscription_id_fkey';
 
+const REPLAY_COLUMNS = columns<WebhookReplayEntity>(
+  {
+    ...ACCOUNT_OWNED_COLUMNS,
+    ...TIMESTAMP_COLUMNS,
+    subscriptionId: 'subscription_id',
+    status: 'status',
+    since: 'since',
+    until: 'until',
+    eventFilters: 'event_filters',
+    onlyFailed: 'only_failed',
+    total: 'total',
+    done: 'done',
+    skipped: 'skipped',
+    cursorTxId: 'cursor_tx_id',
+    cursorId: 'cursor_id',
+    finishedAt: 'finished_at',
+  },
+  WebhookReplayEntity,
+);
+const { all: COLUMNS, toEntity } = REPLAY_COLUMNS;
+
+/** What a replay's batch reads back of each delivery it opened (new, or opened again). */
+const OPENED_COLUMNS = DELIVERY_ROW_COLUMNS.pick(['id', 'eventId', 'attemptCount']);
+/** A delivery the replay opened and has not sent yet. */
+const UNSENT_COLUMNS = DELIVERY_ROW_COLUMNS.pick(['id', 'attemptCount']);
+/** An event's delivery status for a subscription: the key's event (as `k`), its delivery's status (as `d`). */
+const EVENT_STATUS_COLUMNS = columns<{ eventId: string; status: DeliveryStatus }>({ eventId: 'k.event_id', status: 'd.status' });
+
 /**
  * Replays (issue 13): their progress rows, and the writes a replay makes to webhook_deliveries (opening
  * deliveries of a batch in the transaction that advances its cursor). Every query is scoped by account.
@@ -22,7 +52,7 @@ export const REPLAY_SUBSCRIPTION_CONSTRAINT = 'webhook_replays_subscription_id_f
 export class WebhookReplaysRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(row: Omit<WebhookReplayEntity, 'createdAt' | 'updatedAt' | 'finishedAt' | 'cursorTxId' | 'cursorId'>): Promise<void> {
+  async insert(row: NewRow<WebhookReplayEntity, 'finishedAt' | 'cursorTxId' | 'cursorId'>): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO webhook_replays (id, account_id, subscription_id, status, since, until, event_filters, only_failed, total, done, skipped)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
@@ -49,17 +79,17 @@ export class WebhookReplaysRepository {
     manager?: EntityManager,
     lock = false,
   ): Promise<WebhookReplayEntity | null> {
-    const [row] = await (manager ?? this.dataSource).query(
-      `SELECT * FROM webhook_replays WHERE account_id = $1 AND subscription_id = $2 AND id = $3 ${lock ? 'FOR UPDATE' : ''}`,
+    const [row]: SelectedRow[] = await (manager ?? this.dataSource).query(
+      `SELECT ${COLUMNS} FROM webhook_replays WHERE account_id = $1 AND subscription_id = $2 AND id = $3 ${lock ? 'FOR UPDATE' : ''}`,
       [accountId, subscriptionId, id],
     );
-    return row ? toReplay(row) : null;
+    return row ? toEntity(row) : null;
   }
 
   /** By id alone (the worker's job carries the id; the row says whose it is). */
   async findById(id: string): Promise<WebhookReplayEntity | null> {
-    const [row] = await this.dataSource.query(`SELECT * FROM webhook_replays WHERE id = $1`, [id]);
-    return row ? toReplay(row) : null;
+    const [row]: SelectedRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM webhook_replays WHERE id = $1`, [id]);
+    return row ? toEntity(row) : null;
   }
 
   /** The subscription's running replay, if any. */
@@ -102,13 +132,13 @@ export class WebhookReplaysRepository {
 
   /** Deliveries the replay opened whose first attempt of this round was never made nor claimed, in event order. */
   async unsent(accountId: string, replayId: string): Promise<Array<{ id: string; attemptCount: number }>> {
-    const rows = await this.dataSource.query(
-      `SELECT id, attempt_count FROM webhook_deliveries
+    const rows: SelectedRow[] = await this.dataSource.query(
+      `SELECT ${UNSENT_COLUMNS.all} FROM webhook_deliveries
         WHERE replay_id = $1 AND status = 'pending' AND account_id = $2 AND attempt_count = retry_base AND in_flight_until IS NULL
         ORDER BY event_id`,
       [replayId, accountId],
     );
-    return rows.map((r: { id: string; attempt_count: number }) => ({ id: r.id, attemptCount: r.attempt_count }));
+    return rows.map(UNSENT_COLUMNS.toEntity);
   }
 
   /** Marks a running replay alive (a batch with nothing to emit still advances; the sweep leaves live replays alone). */
@@ -124,13 +154,13 @@ export class WebhookReplaysRepository {
     eventIds: string[],
   ): Promise<Map<string, DeliveryStatus>> {
     if (eventIds.length === 0) return new Map();
-    const rows: Array<{ event_id: string; status: DeliveryStatus }> = await manager.query(
-      `SELECT k.event_id, d.status FROM webhook_delivery_keys k
+    const rows: SelectedRow[] = await manager.query(
+      `SELECT ${EVENT_STATUS_COLUMNS.all} FROM webhook_delivery_keys k
          JOIN webhook_deliveries d ON d.id = k.delivery_id AND d.account_id = k.account_id
         WHERE k.account_id = $3 AND k.event_id = ANY($1::text[]) AND k.subscription_id = $2`,
       [eventIds, subscriptionId, accountId],
     );
-    return new Map(rows.map((r) => [r.event_id, r.status]));
+    return new Map(rows.map(EVENT_STATUS_COLUMNS.toEntity).map((r) => [r.eventId, r.status]));
   }
 
   /**
@@ -144,7 +174,7 @@ export class WebhookReplaysRepository {
     rows: Array<{ id: string; accountId: string; subscriptionId: string; eventId: string; eventName: string; dueAt: Date }>,
   ): Promise<Array<{ id: string; eventId: string; attemptCount: number }>> {
     if (rows.length === 0) return [];
-    const opened: Array<{ id: string; event_id: string; attempt_count: number }> = await manager.query(
+    const opened: SelectedRow[] = await manager.query(
       // The pair's key (webhook_delivery_keys) says whether the event has a delivery for the subscription:
       // claimed here, a new delivery; taken, its delivery opened again unless it is pending. A key whose
       // delivery is gone (deleted on its own) is taken over by the new delivery.
@@ -161,14 +191,14 @@ export class WebhookReplaysRepository {
          INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, status, next_retry_at, replay_id)
          SELECT id, account_id, subscription_id, event_id, event_name, false, 'pending', due_at, $7
            FROM x WHERE id IN (SELECT delivery_id FROM claimed)
-         RETURNING id, event_id, attempt_count
+         RETURNING ${OPENED_COLUMNS.all}
        ), reopened AS (
          UPDATE webhook_deliveries d
             SET status = 'pending', next_retry_at = x.due_at, retry_base = d.attempt_count, replay_id = $7
            FROM x JOIN webhook_delivery_keys k
                 ON k.account_id = x.account_id AND k.event_id = x.event_id AND k.subscription_id = x.subscription_id
           WHERE d.id = k.delivery_id AND d.account_id = x.account_id AND d.status <> 'pending'
-         RETURNING d.id, d.event_id, d.attempt_count
+         RETURNING ${OPENED_COLUMNS.selectList('d')}
        )
        SELECT * FROM inserted UNION ALL SELECT * FROM reopened`,
       [
@@ -181,10 +211,10 @@ export class WebhookReplaysRepository {
         replayId,
       ],
     );
-    const byEvent = new Map(opened.map((r) => [r.event_id, r]));
+    const byEvent = new Map(opened.map(OPENED_COLUMNS.toEntity).map((r) => [r.eventId, r]));
     return rows.flatMap((r) => {
       const row = byEvent.get(r.eventId);
-      return row ? [{ id: row.id, eventId: r.eventId, attemptCount: row.attempt_count }] : [];
+      return row ? [{ id: row.id, eventId: r.eventId, attemptCount: row.attemptCount }] : [];
     });
   }
 
@@ -198,26 +228,4 @@ export class WebhookReplaysRepository {
     );
     return { delivered: row.delivered, failed: row.failed };
   }
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a driver row
-function toReplay(r: Record<string, any>): WebhookReplayEntity {
-  return Object.assign(new WebhookReplayEntity(), {
-    id: r.id,
-    accountId: r.account_id,
-    subscriptionId: r.subscription_id,
-    status: r.status,
-    since: r.since,
-    until: r.until,
-    eventFilters: r.event_filters,
-    onlyFailed: r.only_failed,
-    total: r.total,
-    done: r.done,
-    skipped: r.skipped,
-    cursorTxId: r.cursor_tx_id,
-    cursorId: r.cursor_id,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    finishedAt: r.finished_at,
-  });
 }
