@@ -8,6 +8,10 @@ export interface Queryable {
   query(sql: string, parameters?: unknown[]): Promise<any>;
 }
 
+/** SQLSTATE deadlock_detected, and how many times a partition's DDL that lost one is run. */
+const DEADLOCK_DETECTED = '40P01';
+const DDL_ATTEMPTS = 5;
+
 /** A table range-partitioned by week on a prefixed ULID column (partitions.rules.ts). */
 export interface PartitionedTable {
   table: string;
@@ -25,10 +29,18 @@ export async function createPartitions(db: Queryable, t: PartitionedTable, from:
   const created: string[] = [];
   for (const span of partitionsCovering(t.table, from, to)) {
     if (existing.has(span.name)) continue;
-    await db.query(
-      `CREATE TABLE IF NOT EXISTS "${span.name}" PARTITION OF "${t.table}"
-         FOR VALUES FROM ('${idBoundAt(t.idPrefix, span.start)}') TO ('${idBoundAt(t.idPrefix, span.end)}')`,
-    );
+    const sql = `CREATE TABLE IF NOT EXISTS "${span.name}" PARTITION OF "${t.table}"
+         FOR VALUES FROM ('${idBoundAt(t.idPrefix, span.start)}') TO ('${idBoundAt(t.idPrefix, span.end)}')`;
+    // Attaching locks the parent and the default partition in the opposite order to a concurrent insert,
+    // so PostgreSQL may pick the DDL as a deadlock's victim: the insert goes on, the DDL tries again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await db.query(sql);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt === DDL_ATTEMPTS) throw error;
+      }
+    }
     created.push(span.name);
   }
   return created;
