@@ -235,18 +235,7 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       route: 'GET /v1/webhooks',
       effect: 'read',
       output: WEBHOOKS_HEALTH_SHAPE,
-      run: async (ctx): Promise<WebhooksHealthResponse> => {
-        const subscriptions = (await s.webhooks.list(ctx.accountId)).data;
-        const health = [];
-        for (const subscription of subscriptions) {
-          const newest = await s.webhooks.deliveries(ctx.accountId, subscription.id, undefined, HEALTH_DELIVERIES);
-          const recentFailures = newest.data.filter(
-            (d) => d.status === 'failed_permanent' || (d.status === 'pending' && d.attemptCount > 0),
-          );
-          health.push({ subscription, recentFailures });
-        }
-        return { subscriptions: health };
-      },
+      run: async (ctx): Promise<WebhooksHealthResponse> => ({ subscriptions: await s.webhooks.health(ctx.accountId, HEALTH_DELIVERIES) }),
     }),
   ];
 }
