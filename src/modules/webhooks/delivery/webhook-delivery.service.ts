@@ -202,23 +202,26 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     limit: number,
   ): Promise<{ works: DeliveryWork[]; claimed: number }> {
     const rows = await this.attempts.claimDue(subscription, fromId, limit, CLAIM_LEASE_MS);
+    for (const row of rows) this.holdClaim(row.id);
     let sources: Map<string, EnvelopeSource>;
     try {
       sources = await this.envelopes.of(rows.flatMap((row) => (row.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
     } catch (error) {
-      // None will be sent: the claims go back, or (database gone) run out for the sweep. Never held: once the
-      // database was back, their renewal kept them claimed and pending for ever (an outage between the two statements).
+      // None will be sent: the claims go back, or (database gone) run out for the sweep. Left held, they would be
+      // renewed for ever once the database is back: pending, claimed, never sent (an outage between the two statements).
       await this.releaseClaims(rows).catch(() => undefined);
       throw error;
     }
-    const works = rows.flatMap((row): DeliveryWork[] => {
-      if (row.eventId === null) return [{ ...row, envelopeSource: testEnvelopeSource(row.testPayload, row) }];
-      const source = sources.get(row.eventId);
-      return source ? [{ ...row, envelopeSource: source }] : [];
-    });
-    // Only what will be sent is held (renewed); a delivery whose event is gone keeps its claim until it runs out.
-    for (const work of works) this.holdClaim(work.id);
-    return { works, claimed: rows.length };
+    return {
+      works: rows.flatMap((row): DeliveryWork[] => {
+        if (row.eventId === null) return [{ ...row, envelopeSource: testEnvelopeSource(row.testPayload, row) }];
+        const source = sources.get(row.eventId);
+        if (source) return [{ ...row, envelopeSource: source }];
+        this.running.delete(row.id); // Its event is gone: not renewed, so its claim runs out.
+        return [];
+      }),
+      claimed: rows.length,
+    };
   }
 
   /**
