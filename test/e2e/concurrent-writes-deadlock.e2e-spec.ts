@@ -51,7 +51,11 @@ describe('Concurrent writes: a deadlock', () => {
         otherAttributes: null,
       });
       // The request takes lock B (a key share of the property, resolved in its transaction), then waits on A.
-      const answer = api.post('/v1/bookings').set('Idempotency-Key', key).send(body).then((res) => res);
+      const answer = api
+        .post('/v1/bookings')
+        .set('Idempotency-Key', key)
+        .send(body)
+        .then((res) => res);
       await waitUntilBlockedBy(db, await backendPid(holder.manager));
       // The test asks for B: a cycle. PostgreSQL aborts the request's transaction, and this lock is granted.
       await holder.query(`SELECT 1 FROM properties WHERE id = $1 FOR UPDATE`, [property.propertyId]);

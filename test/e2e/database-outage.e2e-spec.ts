@@ -114,7 +114,10 @@ describe('a database outage under load', () => {
               (SELECT count(*) FROM events WHERE id = ANY($2) AND dispatched_at IS NULL) AS undispatched`,
       [pair.subscriptionId, eventIds],
     );
-    const warnings = pair.worker.logs().slice(workerLogsFrom).filter((line) => (line.level as number) >= 40);
+    const warnings = pair.worker
+      .logs()
+      .slice(workerLogsFrom)
+      .filter((line) => (line.level as number) >= 40);
     return [
       `${deliveries} of ${eventIds.length} deliveries exist (${undispatched} event(s) undispatched); not delivered: ${JSON.stringify(rows, null, 1)}`,
       `worker warnings and errors since the outage (${warnings.length}, the last 40):`,
