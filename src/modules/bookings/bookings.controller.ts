@@ -41,12 +41,7 @@ export class BookingsController {
     return this.bookings.list(ctx.accountId, query);
   }
 
-  @RouteDoc({
-    summary: 'Get a booking',
-    response: ok(BOOKING_SHAPE, 'The booking.'),
-    problems: [404],
-    example: { params: { bookingId: EXAMPLE.bookingId } },
-  })
+  @RouteDoc({ summary: 'Get a booking', response: ok(BOOKING_SHAPE, 'The booking.') })
   @Get(':bookingId')
   get(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string) {
     return this.bookings.get(ctx.accountId, bookingId);
@@ -55,8 +50,8 @@ export class BookingsController {
   @RouteDoc({
     summary: 'Update a booking',
     response: ok(BOOKING_SHAPE, 'The updated booking.'),
-    problems: [404, 409],
-    example: { params: { bookingId: EXAMPLE.bookingId }, body: { numberOfGuests: 3, title: 'Family stay' } },
+    problems: [409],
+    example: { body: { numberOfGuests: 3, title: 'Family stay' } },
   })
   @Patch(':bookingId')
   update(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string, @Body() dto: UpdateBookingDto) {
@@ -67,8 +62,8 @@ export class BookingsController {
     summary: "Change a booking's dates",
     description: 'Status 2; the turnover reminder moves with the check-out.',
     response: ok(BOOKING_SHAPE, 'The booking with its new dates.'),
-    problems: [404, 409],
-    example: { params: { bookingId: EXAMPLE.bookingId }, body: { startDate: '2030-07-11T15:00:00Z', endDate: '2030-07-16T10:00:00Z' } },
+    problems: [409],
+    example: { body: { startDate: '2030-07-11T15:00:00Z', endDate: '2030-07-16T10:00:00Z' } },
   })
   @Patch(':bookingId/dates')
   changeDates(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string, @Body() dto: ChangeBookingDatesDto) {
@@ -79,8 +74,7 @@ export class BookingsController {
     summary: 'Cancel a booking',
     description: 'Status 3; stays in lists unless filtered by status. Its turnover reminder is removed.',
     response: ok(BOOKING_SHAPE, 'The cancelled booking.'),
-    problems: [404, 409],
-    example: { params: { bookingId: EXAMPLE.bookingId } },
+    problems: [409],
   })
   @Post(':bookingId/cancel')
   @HttpCode(200)
@@ -88,14 +82,8 @@ export class BookingsController {
     return this.bookings.cancel(ctx, bookingId);
   }
 
-  @RouteDoc({
-    summary: 'Delete a booking',
-    response: none(),
-    problems: [404],
-    example: { params: { bookingId: EXAMPLE.bookingId } },
-  })
+  @RouteDoc({ summary: 'Delete a booking', response: none() })
   @Delete(':bookingId')
-  @HttpCode(204)
   async delete(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string): Promise<void> {
     await this.bookings.delete(ctx, bookingId);
   }

@@ -40,7 +40,7 @@ export class LegacyController {
     summary: "A legacy batch's status and each record's outcome (deprecated)",
     description: 'For a client that lost a webhook. Legacy keys only.',
     response: ok(LEGACY_BATCH_SHAPE, 'The batch.'),
-    problems: [404, 410],
+    problems: [410],
     example: { params: { batchId: EXAMPLE.legacyBatchId } },
   })
   @Get('batch/:batchId')
@@ -78,7 +78,6 @@ export class LegacyController {
     problems: [404, 410],
   })
   @Delete('webhook')
-  @HttpCode(204)
   async deleteWebhook(@Ctx() ctx: RequestContext): Promise<void> {
     await this.webhook.remove(ctx.accountId);
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Res, StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
 import { RequestContext } from '../../platform/context/request-context';
 import { Ctx } from '../../platform/http/request-context';
@@ -25,14 +25,8 @@ export class PropertyPicturesController {
     return this.pictures.create(ctx, dto);
   }
 
-  @RouteDoc({
-    summary: 'Delete a picture',
-    response: none(),
-    problems: [404],
-    example: { params: { pictureId: EXAMPLE.pictureId } },
-  })
+  @RouteDoc({ summary: 'Delete a picture', response: none() })
   @Delete(':pictureId')
-  @HttpCode(204)
   async delete(@Ctx() ctx: RequestContext, @Param('pictureId') pictureId: string): Promise<void> {
     await this.pictures.delete(ctx, pictureId);
   }
@@ -45,8 +39,6 @@ export class PropertyPicturesController {
   @RouteDoc({
     summary: "The picture's stored image",
     response: { binary: 'image/*', description: 'The image bytes, with their content type.' },
-    problems: [404],
-    example: { params: { pictureId: EXAMPLE.pictureId } },
   })
   @Get(':pictureId/content')
   async content(

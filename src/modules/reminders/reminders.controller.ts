@@ -34,25 +34,14 @@ export class RemindersController {
     return this.reminders.list(ctx.accountId, query);
   }
 
-  @RouteDoc({
-    summary: 'Get a reminder',
-    response: ok(REMINDER_SHAPE, 'The reminder.'),
-    problems: [404],
-    example: { params: { reminderId: EXAMPLE.reminderId } },
-  })
+  @RouteDoc({ summary: 'Get a reminder', response: ok(REMINDER_SHAPE, 'The reminder.') })
   @Get(':reminderId')
   get(@Ctx() ctx: RequestContext, @Param('reminderId') reminderId: string) {
     return this.reminders.get(ctx.accountId, reminderId);
   }
 
-  @RouteDoc({
-    summary: 'Delete a reminder',
-    response: none(),
-    problems: [404],
-    example: { params: { reminderId: EXAMPLE.reminderId } },
-  })
+  @RouteDoc({ summary: 'Delete a reminder', response: none() })
   @Delete(':reminderId')
-  @HttpCode(204)
   async delete(@Ctx() ctx: RequestContext, @Param('reminderId') reminderId: string): Promise<void> {
     await this.reminders.delete(ctx, reminderId);
   }

@@ -7,7 +7,6 @@ import { CommentsService } from './comments.service';
 import { CreateCommentDto } from './dto/create-comment.dto';
 import { ListCommentsQueryDto } from './dto/list-comments.dto';
 import { RouteDoc, ok, page } from '../../../platform/openapi/route-doc';
-import { EXAMPLE } from '../../../platform/openapi/examples';
 import { COMMENT_SHAPE } from './comment.response';
 
 @Controller('v1/jobRequests/:jobRequestId/comments')
@@ -18,8 +17,7 @@ export class CommentsController {
     summary: "Read a job's chat",
     description: 'Unpaginated by cursor: offset and limit select the comments (nextCursor null, hasMore false).',
     response: page(COMMENT_SHAPE, 'The comments, oldest first.'),
-    problems: [404],
-    example: { params: { jobRequestId: EXAMPLE.jobRequestId }, query: { limit: 50 } },
+    example: { query: { limit: 50 } },
   })
   @Get()
   list(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string, @Query() query: ListCommentsQueryDto) {
@@ -33,8 +31,7 @@ export class CommentsController {
       'JSON, or multipart/form-data with an image in the file part (checked by its bytes; 413 over the size cap). At least one of message or file.',
     fileOr: ['message'],
     response: ok(COMMENT_SHAPE, 'The comment.'),
-    problems: [404],
-    example: { params: { jobRequestId: EXAMPLE.jobRequestId }, body: { message: 'The key box code changed to 4821.', languageCode: 'en' } },
+    example: { body: { message: 'The key box code changed to 4821.', languageCode: 'en' } },
   })
   @Post()
   @HttpCode(201)
@@ -52,8 +49,6 @@ export class CommentsController {
   @RouteDoc({
     summary: "A chat comment's image",
     response: { binary: 'image/*', description: 'The image bytes, with their content type.' },
-    problems: [404],
-    example: { params: { jobRequestId: EXAMPLE.jobRequestId, commentId: EXAMPLE.commentId } },
   })
   @Get(':commentId/picture')
   async picture(
