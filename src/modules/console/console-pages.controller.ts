@@ -7,8 +7,8 @@ import { EventsService } from '../events/events.service';
 import { WebhookSubscriptionsService } from '../webhooks/subscriptions/webhook-subscriptions.service';
 import { ConsoleErrorFilter } from './console-error.filter';
 import { ConsoleKeysService } from './console-keys.service';
-import { Caller, ConsoleCaller, ConsoleRequest, ConsoleSessionGuard } from './console-session.guard';
-import { requireApiAccess, sendPage } from './console-response';
+import { Caller, ConsoleCaller, ConsoleRequest, ConsoleSessionGuard, RequiresApiAccess } from './console-session.guard';
+import { sendPage } from './console-response';
 import { eventsPage } from './views/events.view';
 import { keyCreatedPage, keysPage, revokeConfirmPage } from './views/keys.view';
 import { Notice } from './views/layout';
@@ -76,13 +76,13 @@ export class ConsolePagesController {
   }
 
   @Get('events')
+  @RequiresApiAccess('Events are not available')
   async eventsFeed(
     @Caller() caller: ConsoleCaller,
     @Query('eventName') eventName: unknown,
     @Query('before') before: unknown,
     @Res() res: Response,
   ): Promise<void> {
-    requireApiAccess(caller, 'Events are not available');
     const name = typeof eventName === 'string' && eventName !== '' ? eventName : undefined;
     const page = await this.events.newestFirst(caller.session.accountId, {
       eventName: name,

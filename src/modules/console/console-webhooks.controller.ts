@@ -14,8 +14,8 @@ import { TestWebhookDto } from '../webhooks/subscriptions/dto/test-webhook.dto';
 import { UpdateWebhookDto } from '../webhooks/subscriptions/dto/update-webhook.dto';
 import { WebhookSubscriptionsService } from '../webhooks/subscriptions/webhook-subscriptions.service';
 import { ConsoleErrorFilter } from './console-error.filter';
-import { requireApiAccess, sendPage } from './console-response';
-import { Caller, ConsoleCaller, ConsoleRequest, ConsoleSessionGuard } from './console-session.guard';
+import { sendPage } from './console-response';
+import { Caller, ConsoleCaller, ConsoleRequest, ConsoleSessionGuard, RequiresApiAccess } from './console-session.guard';
 import { parseFilterList } from './console.rules';
 import { Notice } from './views/layout';
 import { replayPage, secretShownPage, SubscriptionForm, subscriptionPage, webhooksPage } from './views/webhooks.view';
@@ -48,6 +48,7 @@ function utcInstant(value: string | undefined): string | undefined {
 @ApiExcludeController()
 @Public()
 @UseGuards(ConsoleSessionGuard)
+@RequiresApiAccess('Webhooks are not available')
 @UseFilters(ConsoleErrorFilter)
 @Controller('console/webhooks')
 export class ConsoleWebhooksController {
@@ -58,7 +59,6 @@ export class ConsoleWebhooksController {
 
   @Get()
   async list(@Caller() caller: ConsoleCaller, @Res() res: Response): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
     const page = await this.subscriptions.list(caller.session.accountId);
     sendPage(res, 200, webhooksPage(caller.frame, page.data));
   }
@@ -66,7 +66,6 @@ export class ConsoleWebhooksController {
   /** Creates a subscription and shows its signing secret, once, on this response. */
   @Post()
   async create(@Caller() caller: ConsoleCaller, @Req() req: ConsoleRequest, @Res() res: Response): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
     const form: SubscriptionForm = {
       url: text(req.body, 'url'),
       eventFilters: text(req.body, 'eventFilters'),
@@ -109,7 +108,6 @@ export class ConsoleWebhooksController {
     @Query('done') done: unknown,
     @Res() res: Response,
   ): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
     sendPage(res, 200, await this.subscriptionView(caller, webhookId, typeof cursor === 'string' ? cursor : undefined, {}, done));
   }
 
@@ -121,7 +119,6 @@ export class ConsoleWebhooksController {
     @Req() req: ConsoleRequest,
     @Res() res: Response,
   ): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
     const form: SubscriptionForm = { url: text(req.body, 'url'), eventFilters: text(req.body, 'eventFilters') };
     try {
       const input = await validateStrictly(
@@ -144,7 +141,6 @@ export class ConsoleWebhooksController {
     @Req() req: ConsoleRequest,
     @Res() res: Response,
   ): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
     const enabled = text(req.body, 'enabled') === 'true';
     await this.subscriptions.update(this.ctx(caller), webhookId, { enabled });
     res.redirect(303, `/console/webhooks/${webhookId}?done=${enabled ? 'enabled' : 'disabled'}`);
@@ -153,7 +149,6 @@ export class ConsoleWebhooksController {
   /** A new signing secret, shown once on this response; the old one keeps signing for 24 hours. */
   @Post(':webhookId/rotate')
   async rotate(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
     const rotated = await this.subscriptions.rotateSecret(caller.session.accountId, webhookId);
     sendPage(
       res,
@@ -170,7 +165,6 @@ export class ConsoleWebhooksController {
 
   @Post(':webhookId/test')
   async test(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Req() req: ConsoleRequest, @Res() res: Response) {
-    requireApiAccess(caller, 'Webhooks are not available');
     const input = await validateStrictly(TestWebhookDto, { eventName: text(req.body, 'eventName') ?? '' }, 'body');
     await this.subscriptions.sendTest(this.ctx(caller), webhookId, input.eventName);
     res.redirect(303, `/console/webhooks/${webhookId}?done=tested`);
@@ -183,14 +177,12 @@ export class ConsoleWebhooksController {
     @Param('deliveryId') deliveryId: string,
     @Res() res: Response,
   ): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
     await this.subscriptions.retryDelivery(caller.session.accountId, webhookId, deliveryId);
     res.redirect(303, `/console/webhooks/${webhookId}?done=retried`);
   }
 
   @Post(':webhookId/replay')
   async replay(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Req() req: ConsoleRequest, @Res() res: Response) {
-    requireApiAccess(caller, 'Webhooks are not available');
     const until = utcInstant(text(req.body, 'until'));
     const input = await validateStrictly(
       ReplayWebhookDto,
@@ -213,7 +205,6 @@ export class ConsoleWebhooksController {
     @Param('replayId') replayId: string,
     @Res() res: Response,
   ): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
     sendPage(res, 200, replayPage(caller.frame, await this.replays.get(caller.session.accountId, webhookId, replayId)));
   }
 
