@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
 import { WebhookSweepService } from '../../src/modules/webhooks/maintenance/webhook-sweep.service';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
-import { dropRedisPrefix } from '../support/test-env';
+import { ApiClient, TestAccount, TestApp } from '../support/app';
 import { waitUntil } from '../support/wait';
-import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { QUICK_RETRIES, useWebhookApi, webhookTestEnv } from '../support/webhook-engine';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { deliveriesOf, publishEvent, subscribe } from '../support/webhooks';
 import { spawnWorkerProcess, WorkerProcess } from '../support/worker-process';
 import { startWorker, TestWorker } from '../support/worker';
@@ -14,14 +14,7 @@ import { startWorker, TestWorker } from '../support/worker';
  * cursor moves in the transaction that opens a batch's deliveries, and the resumed run first sends what
  * the killed one opened and had not sent (issue 13, an extension of the spec).
  */
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-replay-resume`,
-  WEBHOOK_RETRY_BASE_MS: '100',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-  WEBHOOK_REPLAY_RATE_PER_SECOND: '4',
-};
+const ENV = webhookTestEnv('replay-resume', { ...QUICK_RETRIES, WEBHOOK_REPLAY_RATE_PER_SECOND: '4' });
 const EVENTS = 16;
 
 describe('webhook replay resumed after a worker kill', () => {
@@ -33,19 +26,14 @@ describe('webhook replay resumed after a worker kill', () => {
   let doomed: WorkerProcess | undefined;
   let worker: TestWorker | undefined;
 
-  beforeAll(async () => {
-    t = await startApp(ENV);
-    db = t.app.get(DataSource);
-    account = await createAccount(t);
-    api = clientFor(t, account);
-    r = await startReceiver();
-  });
   afterAll(async () => {
     if (doomed && doomed.child.exitCode === null && doomed.child.signalCode === null) doomed.child.kill('SIGKILL');
     await worker?.close();
-    await t?.close();
-    await r?.close();
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
+  });
+  const app = useWebhookApi(ENV);
+  beforeAll(async () => {
+    ({ t, db, account, api } = app.started());
+    r = await app.receiver();
   });
 
   it('delivers every event of the window once after the replaying worker is killed mid-run', async () => {

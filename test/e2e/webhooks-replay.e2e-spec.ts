@@ -7,7 +7,7 @@ import { expectProblem } from '../support/problem';
 import { waitUntil } from '../support/wait';
 import { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
 import { deliveriesOf, publishEvent, subscribe, waitForFinalDeliveries } from '../support/webhooks';
-import { useWebhookEngine } from '../support/webhook-engine';
+import { QUICK_RETRIES, useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
 
 /**
  * Replay and single-delivery retry (issue 13, an extension of the spec): a window replayed after a
@@ -16,14 +16,7 @@ import { useWebhookEngine } from '../support/webhook-engine';
  * The resume after a worker kill is in webhooks-replay-resume.e2e-spec.ts.
  */
 const RATE = 10;
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-replay`,
-  WEBHOOK_RETRY_BASE_MS: '100',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-  WEBHOOK_REPLAY_RATE_PER_SECOND: String(RATE),
-};
+const ENV = webhookTestEnv('replay', { ...QUICK_RETRIES, WEBHOOK_REPLAY_RATE_PER_SECOND: String(RATE) });
 
 describe('webhook replay and retry', () => {
   let t: TestApp;
