@@ -19,6 +19,8 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 /** Every authenticated route can answer these (strict query/body, key, subscription, rate limit). */
 const AUTHENTICATED_PROBLEMS = [400, 401, 403, 429];
 const BODY_PROBLEMS = [413, 415];
+/** An @Idempotent route: its key's first request still running (409), the key reused with another request (422). */
+const IDEMPOTENCY_PROBLEMS = [409, 422];
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Health: 'Liveness of the service and its dependencies.',
@@ -202,6 +204,7 @@ function describeOperation(operation: Operation, fact: RouteFacts, dtos: Record<
   const problems = new Set([
     ...(fact.isPublic ? [] : AUTHENTICATED_PROBLEMS),
     ...(fact.body ? BODY_PROBLEMS : []),
+    ...(fact.idempotent ? IDEMPOTENCY_PROBLEMS : []),
     // A route that names a resource by id answers 404 for an unknown id or another account's.
     ...(pathNames.length > 0 ? [404] : []),
     ...(doc.problems ?? []),

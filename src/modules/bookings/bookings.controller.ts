@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { PostAction } from '../../platform/http/post-routes';
 import { Idempotent } from '../../platform/http/idempotency.interceptor';
 import { RequestContext } from '../../platform/context/request-context';
 import { Ctx } from '../../platform/http/request-context';
@@ -20,7 +21,7 @@ export class BookingsController {
     description:
       'Triggers the scheduling automation (a turnover reminder at check-out, unless the property disables it). A sourceBookingId already used by the account is a 409 conflict carrying the existing bookingId.',
     response: ok(BOOKING_SHAPE, 'The created booking (status 1).'),
-    problems: [404, 409, 422],
+    problems: [404, 409],
     example: { body: EXAMPLE.bookingBody },
   })
   @Post()
@@ -76,8 +77,7 @@ export class BookingsController {
     response: ok(BOOKING_SHAPE, 'The cancelled booking.'),
     problems: [409],
   })
-  @Post(':bookingId/cancel')
-  @HttpCode(200)
+  @PostAction(':bookingId/cancel')
   cancel(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string) {
     return this.bookings.cancel(ctx, bookingId);
   }

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { PostQueued } from '../../platform/http/post-routes';
 import { RequestContext } from '../../platform/context/request-context';
 import { Idempotent } from '../../platform/http/idempotency.interceptor';
 import { Ctx } from '../../platform/http/request-context';
@@ -77,8 +78,7 @@ export class CalendarFeedsController {
     description: 'Queues a sync; status, lastSyncedAt and lastError on the feed tell when it ran and how it went.',
     response: ok(CALENDAR_FEED_SHAPE, 'The feed as it is now; the sync runs in the worker.'),
   })
-  @Post('calendarFeeds/:calendarFeedId/sync')
-  @HttpCode(202)
+  @PostQueued('calendarFeeds/:calendarFeedId/sync')
   sync(@Ctx() ctx: RequestContext, @Param('calendarFeedId') id: string) {
     return this.feeds.requestSync(ctx.accountId, id);
   }

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
+import { PostAction } from '../../platform/http/post-routes';
 import { RequestContext } from '../../platform/context/request-context';
 import { Ctx } from '../../platform/http/request-context';
 import { ChecklistsService } from './checklists.service';
@@ -20,7 +21,6 @@ export class ChecklistsController {
     example: { body: EXAMPLE.checklistBody },
   })
   @Post('checklists')
-  @HttpCode(201)
   create(@Ctx() ctx: RequestContext, @Body() dto: CreateChecklistDto) {
     return this.checklists.create(ctx, dto);
   }
@@ -42,8 +42,7 @@ export class ChecklistsController {
     description: 'Jobs that copied it keep their copies.',
     response: ok(CHECKLIST_SHAPE, 'The disabled checklist.'),
   })
-  @Post('checklists/:checklistId/disable')
-  @HttpCode(200)
+  @PostAction('checklists/:checklistId/disable')
   disable(@Ctx() ctx: RequestContext, @Param('checklistId') checklistId: string) {
     return this.checklists.disable(ctx, checklistId);
   }

@@ -18,7 +18,7 @@ export class PropertiesController {
     summary: 'Create a property',
     description: 'The root resource: create it before its pictures, checklists, bookings, reminders and jobs. Emits property.create.',
     response: ok(PROPERTY_SHAPE, 'The created property.'),
-    problems: [409, 422],
+    problems: [409],
     example: { body: EXAMPLE.propertyBody },
   })
   @Post()

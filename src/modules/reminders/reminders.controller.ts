@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { RequestContext } from '../../platform/context/request-context';
 import { Ctx } from '../../platform/http/request-context';
 import { CreateReminderDto } from './dto/create-reminder.dto';
@@ -19,7 +19,6 @@ export class RemindersController {
     example: { body: EXAMPLE.reminderBody },
   })
   @Post()
-  @HttpCode(201)
   create(@Ctx() ctx: RequestContext, @Body() dto: CreateReminderDto) {
     return this.reminders.create(ctx, dto);
   }

@@ -56,5 +56,7 @@ export function RouteDoc(doc: RouteDocOptions): MethodDecorator {
 
 export const ok = <T>(shape: ReadShape<T>, description: string): ResponseDoc => ({ shape, description });
 export const page = <T>(shape: ReadShape<T>, description: string): ResponseDoc => ({ shape, page: true, description });
+/** A stored image's bytes (platform/http/stored-image.ts). */
+export const image = (): ResponseDoc => ({ binary: 'image/*', description: 'The image bytes, with their content type.' });
 /** No body: the route answers 204 (RouteDoc sets it). */
 export const none = (description = 'Done; no body.'): ResponseDoc => ({ none: true, description });

@@ -1,12 +1,13 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, StreamableFile, UploadedFile } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Res, StreamableFile, UploadedFile } from '@nestjs/common';
 import type { Response } from 'express';
 import { RequestContext } from '../../../platform/context/request-context';
 import { MultipartFile, UploadedFileBytes } from '../../../platform/http/multipart';
 import { Ctx } from '../../../platform/http/request-context';
+import { storedImage } from '../../../platform/http/stored-image';
 import { CommentsService } from './comments.service';
 import { CreateCommentDto } from './dto/create-comment.dto';
 import { ListCommentsQueryDto } from './dto/list-comments.dto';
-import { RouteDoc, ok, page } from '../../../platform/openapi/route-doc';
+import { RouteDoc, image, ok, page } from '../../../platform/openapi/route-doc';
 import { COMMENT_SHAPE } from './comment.response';
 
 @Controller('v1/jobRequests/:jobRequestId/comments')
@@ -34,7 +35,6 @@ export class CommentsController {
     example: { body: { message: 'The key box code changed to 4821.', languageCode: 'en' } },
   })
   @Post()
-  @HttpCode(201)
   @MultipartFile('file')
   create(
     @Ctx() ctx: RequestContext,
@@ -46,10 +46,7 @@ export class CommentsController {
   }
 
   /** The stored image of a comment, at its pictureUrl; behind x-api-key and scoped to the account, like property pictures. */
-  @RouteDoc({
-    summary: "A chat comment's image",
-    response: { binary: 'image/*', description: 'The image bytes, with their content type.' },
-  })
+  @RouteDoc({ summary: "A chat comment's image", response: image() })
   @Get(':commentId/picture')
   async picture(
     @Ctx() ctx: RequestContext,
@@ -57,10 +54,6 @@ export class CommentsController {
     @Param('commentId') commentId: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const { bytes, contentType } = await this.comments.picture(ctx.accountId, jobRequestId, commentId);
-    res.setHeader('Cache-Control', 'private, max-age=31536000, immutable');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-    return new StreamableFile(bytes, { type: contentType, length: bytes.length });
+    return storedImage(res, await this.comments.picture(ctx.accountId, jobRequestId, commentId));
   }
 }

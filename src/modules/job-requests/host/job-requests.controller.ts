@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { PostAction } from '../../../platform/http/post-routes';
 import { Idempotent } from '../../../platform/http/idempotency.interceptor';
 import { RequestContext } from '../../../platform/context/request-context';
 import { Ctx } from '../../../platform/http/request-context';
@@ -25,7 +26,7 @@ export class JobRequestsController {
     description:
       "Invites the service providers; the property's details sent here update the property in the same transaction; checklists are copied onto the job. Emits jobRequest.created.",
     response: ok(JOB_REQUEST_SHAPE, 'The job (status 1).'),
-    problems: [404, 409, 422],
+    problems: [404, 409],
     example: { body: EXAMPLE.jobBody },
   })
   @Post()
@@ -71,8 +72,7 @@ export class JobRequestsController {
     problems: [409],
     example: { body: { tasks: [{ title: 'Replace the hallway bulb', note: 'Spare bulbs are in the storage room.' }] } },
   })
-  @Post(':jobRequestId/oneOffTasks')
-  @HttpCode(200)
+  @PostAction(':jobRequestId/oneOffTasks')
   addOneOffTasks(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string, @Body() dto: OneOffTasksDto) {
     return this.changes.addOneOffTasks(ctx, jobRequestId, dto);
   }
@@ -83,8 +83,7 @@ export class JobRequestsController {
     response: ok(JOB_REQUEST_SHAPE, 'The cancelled job.'),
     problems: [409],
   })
-  @Post(':jobRequestId/cancel')
-  @HttpCode(200)
+  @PostAction(':jobRequestId/cancel')
   cancel(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string) {
     return this.changes.cancel(ctx, jobRequestId);
   }

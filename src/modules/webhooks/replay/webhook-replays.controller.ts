@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param } from '@nestjs/common';
+import { PostQueued } from '../../../platform/http/post-routes';
 import { RequestContext } from '../../../platform/context/request-context';
 import { Ctx } from '../../../platform/http/request-context';
 import { ReplayWebhookDto } from './dto/replay-webhook.dto';
@@ -19,8 +20,7 @@ export class WebhookReplaysController {
     problems: [409],
     example: { body: { since: new Date(Date.now() - 3_600_000).toISOString(), onlyFailed: true } },
   })
-  @Post('replay')
-  @HttpCode(202)
+  @PostQueued('replay')
   replay(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Body() body: ReplayWebhookDto) {
     return this.replays.start(ctx.accountId, webhookId, body);
   }

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { PostAction, PostQueued } from '../../../platform/http/post-routes';
 import { RequestContext } from '../../../platform/context/request-context';
 import { Ctx } from '../../../platform/http/request-context';
 import { ListQueryDto } from '../../../platform/pagination/list-query.dto';
@@ -66,8 +67,7 @@ export class WebhooksController {
     problems: [409],
     example: { body: { eventName: 'property.create' } },
   })
-  @Post(':webhookId/test')
-  @HttpCode(202)
+  @PostQueued(':webhookId/test')
   test(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Body() body: TestWebhookDto) {
     return this.subscriptions.sendTest(ctx, webhookId, body.eventName);
   }
@@ -101,8 +101,7 @@ export class WebhooksController {
     response: ok(RETRIED_DELIVERY_SHAPE, 'Queued.'),
     problems: [409],
   })
-  @Post(':webhookId/deliveries/:deliveryId/retry')
-  @HttpCode(202)
+  @PostQueued(':webhookId/deliveries/:deliveryId/retry')
   retry(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Param('deliveryId') deliveryId: string) {
     return this.subscriptions.retryDelivery(ctx.accountId, webhookId, deliveryId);
   }
@@ -113,8 +112,7 @@ export class WebhooksController {
       'For 24 hours deliveries carry both signatures (new first); then only the new one. With v1a on, the ed25519 key rotates the same way: publicKey is the new one, the old one keeps signing for the same 24 hours.',
     response: ok(ROTATED_SECRET_SHAPE, 'The new secret.'),
   })
-  @Post(':webhookId/rotateSecret')
-  @HttpCode(200)
+  @PostAction(':webhookId/rotateSecret')
   rotateSecret(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string) {
     return this.subscriptions.rotateSecret(ctx.accountId, webhookId);
   }
