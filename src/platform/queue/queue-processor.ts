@@ -4,8 +4,13 @@ import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { QueueWorkerOptions, QueueWorkers } from './queue-worker';
 
+/** Shutdown waits this long for a queue's running jobs unless its processor says otherwise (never for a Redis that is down). */
+export const DEFAULT_CLOSE_WITHIN_MS = 5_000;
+
+type ProcessorWorkerOptions = Omit<QueueWorkerOptions, 'closeWithinMs'> & Partial<Pick<QueueWorkerOptions, 'closeWithinMs'>>;
+
 /** A queue worker's options, or how to read them from config (read at bootstrap). */
-export type QueueProcessorOptions = QueueWorkerOptions | ((config: AppConfig) => QueueWorkerOptions);
+export type QueueProcessorOptions = ProcessorWorkerOptions | ((config: AppConfig) => ProcessorWorkerOptions);
 
 /**
  * A queue's processor (worker process only): once the app has bootstrapped it starts the queue's worker
@@ -28,6 +33,7 @@ export abstract class QueueProcessor<T> implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     const options = typeof this.options === 'function' ? this.options(this.config) : this.options;
-    this.workers.start<T>(this.queueName, (job, token) => this.process(job, token), options, this.logger);
+    const bounded = { closeWithinMs: DEFAULT_CLOSE_WITHIN_MS, ...options };
+    this.workers.start<T>(this.queueName, (job, token) => this.process(job, token), bounded, this.logger);
   }
 }
