@@ -13,12 +13,18 @@ import { ConsoleSessionsService } from './console-sessions.service';
 import { hashToken, readCookie, sameSecret, SESSION_COOKIE } from './console.rules';
 import { Frame } from './views/layout';
 
-/** What a signed-in console request knows: its session and the frame every page shows. */
+/** What a signed-in console request knows: its session, the frame every page shows, and its text inputs. */
 export interface ConsoleCaller {
   session: ConsoleSession;
   frame: Frame;
   requestId: string;
+  /** A text field of the posted form (urlencoded); anything else (absent, repeated) is undefined. */
+  field(name: string): string | undefined;
+  /** A query parameter given once; anything else (absent, repeated, nested) is undefined. */
+  query(name: string): string | undefined;
 }
+
+const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 export type ConsoleRequest = Request & { id: string; console?: ConsoleCaller; body?: Record<string, unknown> };
 
@@ -57,6 +63,8 @@ export class ConsoleSessionGuard implements CanActivate {
     req.console = {
       session,
       requestId: req.id,
+      field: (name) => textOf(req.body?.[name]),
+      query: (name) => textOf(req.query[name]),
       frame: {
         csrfToken: session.csrfToken,
         accountId: account.id,

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequestContext } from '../../platform/context/request-context';
@@ -15,7 +15,7 @@ import { UpdateWebhookDto } from '../webhooks/subscriptions/dto/update-webhook.d
 import { WebhookSubscriptionsService } from '../webhooks/subscriptions/webhook-subscriptions.service';
 import { ConsoleErrorFilter } from './console-error.filter';
 import { sendPage } from './console-response';
-import { Caller, ConsoleCaller, ConsoleRequest, ConsoleSessionGuard, RequiresApiAccess } from './console-session.guard';
+import { Caller, ConsoleCaller, ConsoleSessionGuard, RequiresApiAccess } from './console-session.guard';
 import { parseFilterList } from './console.rules';
 import { Notice } from './views/layout';
 import { replayPage, secretShownPage, SubscriptionForm, subscriptionPage, webhooksPage } from './views/webhooks.view';
@@ -29,11 +29,6 @@ const DONE: Record<string, Notice> = {
   tested: { kind: 'ok', text: 'Test event queued: it appears in the delivery log below within seconds.' },
   retried: { kind: 'ok', text: 'Retry queued: the next attempt goes now.' },
 };
-
-function text(body: Record<string, unknown> | undefined, name: string): string | undefined {
-  const value = body?.[name];
-  return typeof value === 'string' ? value : undefined;
-}
 
 /** A datetime-local value (no zone; the form says UTC) as the API's ISO 8601 instant; anything else as typed, for the DTO to refuse. */
 function utcInstant(value: string | undefined): string | undefined {
@@ -65,11 +60,11 @@ export class ConsoleWebhooksController {
 
   /** Creates a subscription and shows its signing secret, once, on this response. */
   @Post()
-  async create(@Caller() caller: ConsoleCaller, @Req() req: ConsoleRequest, @Res() res: Response): Promise<void> {
+  async create(@Caller() caller: ConsoleCaller, @Res() res: Response): Promise<void> {
     const form: SubscriptionForm = {
-      url: text(req.body, 'url'),
-      eventFilters: text(req.body, 'eventFilters'),
-      maxRetries: text(req.body, 'maxRetries'),
+      url: caller.field('url'),
+      eventFilters: caller.field('eventFilters'),
+      maxRetries: caller.field('maxRetries'),
     };
     try {
       const input = await validateStrictly(
@@ -101,25 +96,14 @@ export class ConsoleWebhooksController {
   }
 
   @Get(':webhookId')
-  async show(
-    @Caller() caller: ConsoleCaller,
-    @Param('webhookId') webhookId: string,
-    @Query('cursor') cursor: unknown,
-    @Query('done') done: unknown,
-    @Res() res: Response,
-  ): Promise<void> {
-    sendPage(res, 200, await this.subscriptionView(caller, webhookId, typeof cursor === 'string' ? cursor : undefined, {}, done));
+  async show(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
+    sendPage(res, 200, await this.subscriptionView(caller, webhookId, caller.query('cursor'), {}, caller.query('done')));
   }
 
   /** Edit: url and filters (PATCH's rules: URL policy, 409 on another subscription's URL, filters replace). */
   @Post(':webhookId')
-  async update(
-    @Caller() caller: ConsoleCaller,
-    @Param('webhookId') webhookId: string,
-    @Req() req: ConsoleRequest,
-    @Res() res: Response,
-  ): Promise<void> {
-    const form: SubscriptionForm = { url: text(req.body, 'url'), eventFilters: text(req.body, 'eventFilters') };
+  async update(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
+    const form: SubscriptionForm = { url: caller.field('url'), eventFilters: caller.field('eventFilters') };
     try {
       const input = await validateStrictly(
         UpdateWebhookDto,
@@ -135,13 +119,8 @@ export class ConsoleWebhooksController {
   }
 
   @Post(':webhookId/enabled')
-  async setEnabled(
-    @Caller() caller: ConsoleCaller,
-    @Param('webhookId') webhookId: string,
-    @Req() req: ConsoleRequest,
-    @Res() res: Response,
-  ): Promise<void> {
-    const enabled = text(req.body, 'enabled') === 'true';
+  async setEnabled(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
+    const enabled = caller.field('enabled') === 'true';
     await this.subscriptions.update(this.ctx(caller), webhookId, { enabled });
     res.redirect(303, `/console/webhooks/${webhookId}?done=${enabled ? 'enabled' : 'disabled'}`);
   }
@@ -164,8 +143,8 @@ export class ConsoleWebhooksController {
   }
 
   @Post(':webhookId/test')
-  async test(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Req() req: ConsoleRequest, @Res() res: Response) {
-    const input = await validateStrictly(TestWebhookDto, { eventName: text(req.body, 'eventName') ?? '' }, 'body');
+  async test(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response) {
+    const input = await validateStrictly(TestWebhookDto, { eventName: caller.field('eventName') ?? '' }, 'body');
     await this.subscriptions.sendTest(this.ctx(caller), webhookId, input.eventName);
     res.redirect(303, `/console/webhooks/${webhookId}?done=tested`);
   }
@@ -182,14 +161,14 @@ export class ConsoleWebhooksController {
   }
 
   @Post(':webhookId/replay')
-  async replay(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Req() req: ConsoleRequest, @Res() res: Response) {
-    const until = utcInstant(text(req.body, 'until'));
+  async replay(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response) {
+    const until = utcInstant(caller.field('until'));
     const input = await validateStrictly(
       ReplayWebhookDto,
       {
-        since: utcInstant(text(req.body, 'since')) ?? '',
+        since: utcInstant(caller.field('since')) ?? '',
         ...(until ? { until } : {}),
-        onlyFailed: text(req.body, 'onlyFailed') === 'true',
+        onlyFailed: caller.field('onlyFailed') === 'true',
       },
       'body',
     );
@@ -213,7 +192,7 @@ export class ConsoleWebhooksController {
     webhookId: string,
     cursor: string | undefined,
     form: SubscriptionForm,
-    done?: unknown,
+    done?: string,
     flash?: Notice,
   ) {
     const accountId = caller.session.accountId;
@@ -223,7 +202,7 @@ export class ConsoleWebhooksController {
     return subscriptionPage(
       caller.frame,
       { subscription: subscription!, deliveries: log.data, nextCursor: log.nextCursor, eventNames: EVENT_NAMES, form },
-      flash ?? (typeof done === 'string' ? DONE[done] : undefined),
+      flash ?? (done === undefined ? undefined : DONE[done]),
     );
   }
 
