@@ -8,6 +8,7 @@ import {
   IsObject,
   IsString,
   IsUrl,
+  Length,
   MaxLength,
   registerDecorator,
   ValidateIf,
@@ -204,6 +205,11 @@ export function IsListOf(item: () => new () => object, max: number, min?: number
 /** `@IsObject() @ValidateNested() @Type(() => type)`: one nested object. */
 export function IsNested(type: () => new () => object): PropertyDecorator {
   return allOf(Type(type), ValidateNested(), IsObject());
+}
+
+/** `@IsDefined() @IsString() @Length(1, maxLength)`: a text that must be sent, not empty. */
+export function IsRequiredText(maxLength: number): PropertyDecorator {
+  return allOf(Length(1, maxLength), IsString(), IsDefined());
 }
 
 /** `@IsDefined() @IsDateTime()`: a date-time that must be sent. */

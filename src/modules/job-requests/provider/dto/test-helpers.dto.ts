@@ -14,6 +14,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { IsRequiredText } from '../../../../platform/http/validators';
 import { JOB_LIMITS as L } from '../../job-changes.rules';
 import { PROBLEM_STATUSES, ProblemStatus } from '../../job-snapshot.rules';
 import { IsProviderEmail, ServiceProviderDto } from '../../host/dto/job-parts.dto';
@@ -54,14 +55,10 @@ export class ProblemDto {
   @IsIn(PROBLEM_STATUSES)
   status!: ProblemStatus;
 
-  @IsDefined()
-  @IsString()
-  @Length(1, 200)
+  @IsRequiredText(200)
   step!: string;
 
-  @IsDefined()
-  @IsString()
-  @Length(1, 200)
+  @IsRequiredText(200)
   checklist!: string;
 
   /** Stored, never returned (spec 2.6). */
@@ -94,9 +91,7 @@ export class CompleteDto extends PositionDto {
 
 /** …/comments: a provider's chat message. */
 export class ProviderCommentDto {
-  @IsDefined()
-  @IsString()
-  @Length(1, 5000)
+  @IsRequiredText(5000)
   message!: string;
 
   @IsProviderEmail()
