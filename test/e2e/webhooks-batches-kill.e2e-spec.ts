@@ -8,8 +8,6 @@ import { sleep, waitUntil } from '../support/wait';
 import { useWebhookApi, webhookTestEnv } from '../support/webhook-engine';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { subscribe } from '../support/webhooks';
-import { startWorker, TestWorker } from '../support/worker';
-import { spawnWorkerProcess, WorkerProcess } from '../support/worker-process';
 
 /**
  * A worker process SIGKILLed in the middle of a subscription's batch (issue 23): nothing is lost (every
@@ -27,14 +25,6 @@ describe('a worker killed mid-batch', () => {
   let account: TestAccount;
   let api: ApiClient;
   let r: WebhookReceiver;
-  let doomed: WorkerProcess | undefined;
-  let worker: TestWorker | undefined;
-
-  afterAll(async () => {
-    if (doomed && doomed.child.exitCode === null && doomed.child.signalCode === null) doomed.child.kill('SIGKILL');
-    await doomed?.exited;
-    await worker?.close();
-  });
   const app = useWebhookApi(ENV);
   beforeAll(async () => {
     ({ t, db, account, api } = app.started());
@@ -50,7 +40,7 @@ describe('a worker killed mid-batch', () => {
       return { status: 204 };
     });
     const sub = await subscribe(api, `${r.url}/killed-batch`, ['kill.batch']);
-    doomed = await spawnWorkerProcess(ENV, 60_000);
+    const doomed = await app.workerProcess({}, 60_000);
     // One transaction: the deliveries are due together, claimed by the doomed worker's batches.
     const ctx = { accountId: account.accountId, requestId: 'req_kill_batch', clientRequestId: 'client_kill_batch' };
     await t.app.get(UnitOfWork).run(ctx, async (tx) => {
@@ -66,7 +56,7 @@ describe('a worker killed mid-batch', () => {
     expect(r.requests.length).toBeLessThan(EVENTS);
 
     // Another worker; the sweep (scoped to this account, as the scheduler would run it) recovers the claims once they run out.
-    worker = await startWorker(ENV);
+    const worker = await app.worker();
     const sweeper = worker.ctx.get(WebhookSweepService);
     await waitUntil(
       async () => {

@@ -5,8 +5,6 @@ import { waitUntil } from '../support/wait';
 import { QUICK_RETRIES, useWebhookApi, webhookTestEnv } from '../support/webhook-engine';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { deliveriesOf, publishEvent, subscribe } from '../support/webhooks';
-import { spawnWorkerProcess, WorkerProcess } from '../support/worker-process';
-import { startWorker, TestWorker } from '../support/worker';
 
 /**
  * A replay resumes after its worker is killed (SIGKILL, mid-run) and emits each delivery once, to
@@ -23,13 +21,6 @@ describe('webhook replay resumed after a worker kill', () => {
   let account: TestAccount;
   let api: ApiClient;
   let r: WebhookReceiver;
-  let doomed: WorkerProcess | undefined;
-  let worker: TestWorker | undefined;
-
-  afterAll(async () => {
-    if (doomed && doomed.child.exitCode === null && doomed.child.signalCode === null) doomed.child.kill('SIGKILL');
-    await worker?.close();
-  });
   const app = useWebhookApi(ENV);
   beforeAll(async () => {
     ({ t, db, account, api } = app.started());
@@ -42,7 +33,7 @@ describe('webhook replay resumed after a worker kill', () => {
     r.respondWith(() => ({ status: 500 }));
     const sub = await subscribe(api, `${r.url}/resume`, ['property.*'], 1);
     const since = new Date(Date.now() - 1000).toISOString();
-    worker = await startWorker(ENV);
+    const outageWorker = await app.worker();
     const events: Array<{ id: string }> = [];
     for (let i = 0; i < EVENTS; i++) events.push(await publishEvent(t, account.accountId, 'property.create'));
     await waitUntil(
@@ -57,14 +48,13 @@ describe('webhook replay resumed after a worker kill', () => {
       30_000,
       'the outage to settle',
     );
-    await worker.close();
-    worker = undefined;
+    await outageWorker.close();
     await api.patch(`/v1/webhooks/${sub.id}`).send({ enabled: true }).expect(200);
     const outage = r.requests.length;
     r.respondWith(() => ({ status: 204 }));
 
     // A worker process runs the replay (4 a second) and is killed a few deliveries in.
-    doomed = await spawnWorkerProcess(ENV);
+    const doomed = await app.workerProcess();
     const started = await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since, onlyFailed: true }).expect(202);
     expect(started.body.total).toBe(EVENTS);
     await r.waitFor(outage + 4, 20_000);
@@ -74,7 +64,7 @@ describe('webhook replay resumed after a worker kill', () => {
     expect(beforeResume).toBeLessThan(EVENTS);
 
     // Another worker takes the stalled replay job over (and its sweep settles an attempt the kill cut short).
-    worker = await startWorker(ENV);
+    const worker = await app.worker();
     const sweep = worker.ctx.get(WebhookSweepService);
     const done = await waitUntil(
       async () => {

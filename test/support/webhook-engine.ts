@@ -3,6 +3,7 @@ import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } f
 import { dropRedisPrefix } from './test-env';
 import { receiverPool, WebhookReceiver } from './webhook-receiver';
 import { startWorker, TestWorker } from './worker';
+import { spawnWorkerProcess, WorkerProcess } from './worker-process';
 
 /** Retries 100 ms apart and a 1 s time-out: a file's failing deliveries settle within seconds. */
 export const QUICK_RETRIES = { WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_TIMEOUT_MS: '1000' };
@@ -38,6 +39,10 @@ export interface WebhookTestHooks<T> {
   started(): T;
   /** A loopback receiver, closed in afterAll. */
   receiver(): Promise<WebhookReceiver>;
+  /** Another worker on the file's env (with `overrides`) in this process, closed in afterAll unless closed before. */
+  worker(overrides?: Record<string, string>): Promise<TestWorker>;
+  /** The built worker as a child process on the file's env, killed in afterAll if it still runs. */
+  workerProcess(overrides?: Record<string, string>, startWithinMs?: number): Promise<WorkerProcess>;
 }
 
 /**
@@ -53,9 +58,8 @@ export function useWebhookEngine(env: Record<string, string>): WebhookTestHooks<
 }
 
 /**
- * The API alone, as useWebhookEngine starts it, for a file that starts (and kills) its workers itself. Its
- * afterAll that stops them goes before this call: Jest runs afterAll hooks in the order they are declared,
- * and the app and the prefix's keys must outlive the workers.
+ * The API alone, as useWebhookEngine starts it, for a file that starts (and kills) its workers itself,
+ * through `worker()` and `workerProcess()`: afterAll stops them before the app, and the prefix's keys last.
  */
 export function useWebhookApi(env: Record<string, string>): WebhookTestHooks<StartedApi> {
   return useStarted(
@@ -72,12 +76,17 @@ function useStarted<T extends StartedApi>(
 ): WebhookTestHooks<T> {
   let started: T | undefined;
   const receivers = receiverPool();
+  const workers: TestWorker[] = [];
+  const processes: WorkerProcess[] = [];
   beforeAll(async () => {
     const t = await startApp(env);
     const account = await createAccount(t);
     started = await start({ t, db: t.app.get(DataSource), account, api: clientFor(t, account) });
   });
   afterAll(async () => {
+    for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    await Promise.all(processes.map((p) => p.exited));
+    for (const w of workers) await w.close();
     if (started) await stop(started);
     await started?.t.close();
     await receivers.closeAll();
@@ -89,5 +98,17 @@ function useStarted<T extends StartedApi>(
       return started;
     },
     receiver: receivers.receiver,
+    worker: async (overrides = {}) => {
+      const w = await startWorker({ ...env, ...overrides });
+      let closing: Promise<void> | undefined;
+      const once = { ...w, close: () => (closing ??= w.close()) };
+      workers.push(once);
+      return once;
+    },
+    workerProcess: async (overrides = {}, startWithinMs) => {
+      const p = await spawnWorkerProcess({ ...env, ...overrides }, startWithinMs);
+      processes.push(p);
+      return p;
+    },
   };
 }
