@@ -203,6 +203,25 @@ describe('webhook replay and retry', () => {
     expect((await api.get(replayPath).expect(200)).body).toMatchObject({ total: 2, done: 2, delivered: 1, failed: 0 });
   });
 
+  it('counts and replays events committed while an older transaction is still open (the feed waits behind it; a replay does not)', async () => {
+    // An open transaction holding a transaction id: the feed's horizon (pg_snapshot_xmin) stays behind it.
+    const older = db.createQueryRunner();
+    await older.startTransaction();
+    try {
+      await older.query('SELECT pg_current_xact_id()');
+      const { api, sub, since } = await afterOutage(2);
+      expect((await api.get('/v1/events').expect(200)).body.data).toEqual([]);
+
+      const dry = await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since, onlyFailed: true, dryRun: true }).expect(202);
+      expect(dry.body).toEqual({ dryRun: true, total: 2 });
+      const started = await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since, onlyFailed: true }).expect(202);
+      expect(await waitForReplay(api, sub.id, started.body.id)).toMatchObject({ total: 2, done: 2 });
+    } finally {
+      await older.rollbackTransaction();
+      await older.release();
+    }
+  });
+
   it('a retry racing the deletion of its subscription (or of the delivery) answers 404, not 409; an attempt taking it meanwhile stays a 409', async () => {
     const rows = t.app.get(WebhookDeliveriesRepository);
     const reopenNow = rows.reopenNow.bind(rows);

@@ -41,6 +41,26 @@ export function buildEnvelope(source: EnvelopeSource, notifiedAt: Date, options:
   return envelope;
 }
 
+/** What JSON.stringify(buildEnvelope(…)) ends with for notifiedAt at the epoch and no `test`: cut to get the head. */
+const EPOCH = new Date(0);
+const EPOCH_TAIL = `,"notifiedAt":"${EPOCH.toISOString()}"}`;
+/** Each envelope source's serialized head (all but notifiedAt and test), made once per source object. */
+const heads = new WeakMap<EnvelopeSource, string>();
+
+/**
+ * The body of one attempt: byte for byte JSON.stringify(buildEnvelope(…)), with the event's part
+ * serialized once per envelope source (a fan-out sends one event to every subscription, and the
+ * sources of recent events are shared), so an attempt only appends its own `notifiedAt`.
+ */
+export function envelopeBody(source: EnvelopeSource, notifiedAt: Date, options: { test: boolean }): string {
+  let head = heads.get(source);
+  if (head === undefined) {
+    head = JSON.stringify(buildEnvelope(source, EPOCH, { test: false })).slice(0, -EPOCH_TAIL.length);
+    heads.set(source, head);
+  }
+  return `${head},"notifiedAt":"${notifiedAt.toISOString()}"${options.test ? ',"test":true' : ''}}`;
+}
+
 export interface DeliveryHeadersInput {
   deliveryId: string;
   /** The exact body sent, as signed. */
