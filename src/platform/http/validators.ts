@@ -6,6 +6,7 @@ import {
   IsArray,
   IsDefined,
   IsObject,
+  IsOptional,
   IsString,
   IsUrl,
   Length,
@@ -210,6 +211,11 @@ export function IsNested(type: () => new () => object): PropertyDecorator {
 /** `@IsDefined() @IsString() @Length(1, maxLength)`: a text that must be sent, not empty. */
 export function IsRequiredText(maxLength: number): PropertyDecorator {
   return allOf(Length(1, maxLength), IsString(), IsDefined());
+}
+
+/** `@IsOptional() @IsString() @Length(1, maxLength)`: a text that may be left out (or null), not empty when sent. */
+export function IsOptionalText(maxLength: number): PropertyDecorator {
+  return allOf(Length(1, maxLength), IsString(), IsOptional());
 }
 
 /** `@IsDefined() @IsDateTime()`: a date-time that must be sent. */

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
-import { allOf, IsHttpUrl, IsRequiredText } from '../../../platform/http/validators';
+import { allOf, IsHttpUrl, IsOptionalText, IsRequiredText } from '../../../platform/http/validators';
 import { OtherAttributeDto } from '../../properties/dto/property-parts.dto';
 import { BOOKING_LIMITS as L } from '../booking.rules';
 
@@ -14,9 +14,7 @@ export class GuestDto {
   @IsRequiredText(L.guestText)
   firstName!: string;
 
-  @IsOptional()
-  @IsString()
-  @Length(1, L.guestText)
+  @IsOptionalText(L.guestText)
   lastName?: string | null;
 
   @IsOptional()

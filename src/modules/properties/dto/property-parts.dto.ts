@@ -19,6 +19,7 @@ import {
   IsHttpUrlList,
   IsListOf,
   IsNested,
+  IsOptionalText,
   IsRequiredText,
   IsStringOrStringArray,
   IsTimeZone,
@@ -160,8 +161,6 @@ export class PropertyFieldsDto {
   bedDetails?: BedDetailDto[] | null;
 
   /** Legacy picture identifier, not a URL; POST /v1/propertyPictures is the way to add pictures. */
-  @IsOptional()
-  @IsString()
-  @Length(1, L.pictureUrl)
+  @IsOptionalText(L.pictureUrl)
   pictureUrl?: string | null;
 }

@@ -8,13 +8,12 @@ import {
   IsNumber,
   IsOptional,
   IsString,
-  Length,
   Max,
   MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
-import { IsRequiredText } from '../../../../platform/http/validators';
+import { IsOptionalText, IsRequiredText } from '../../../../platform/http/validators';
 import { JOB_LIMITS as L } from '../../job-changes.rules';
 import { PROBLEM_STATUSES, ProblemStatus } from '../../job-snapshot.rules';
 import { IsProviderEmail, ServiceProviderDto } from '../../host/dto/job-parts.dto';
@@ -23,9 +22,7 @@ import { IsProviderEmail, ServiceProviderDto } from '../../host/dto/job-parts.dt
 
 /** …/accept: the provider's email; name is what cleanerName shows (default: the email's local part). */
 export class AcceptDto extends ServiceProviderDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, L.providerName)
+  @IsOptionalText(L.providerName)
   name?: string | null;
 }
 
