@@ -21,7 +21,7 @@ export type QueueProcessorOptions = ProcessorWorkerOptions | ((config: AppConfig
 export abstract class QueueProcessor<T> implements OnApplicationBootstrap {
   protected readonly logger = new Logger(this.constructor.name);
   @Inject(QueueWorkers) private readonly workers!: QueueWorkers;
-  @Inject(APP_CONFIG) protected readonly config!: AppConfig;
+  @Inject(APP_CONFIG) private readonly config!: AppConfig;
 
   protected constructor(
     private readonly queueName: string,
