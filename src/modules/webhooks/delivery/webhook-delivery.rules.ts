@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { signPayload } from './webhook-signer.rules';
+import { errorChain } from '../../../platform/errors/error-chain';
 import type { AttemptErrorClass } from '../webhook-delivery.entity';
 import type { AttemptReport } from './webhook-poster';
 
@@ -208,16 +209,9 @@ export function attemptResult(report: AttemptReport): string {
 /** Error codes of a failure (the error's, its causes' and, for happy eyeballs, each attempt's), outermost first. */
 export function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
-  const seen = new Set<unknown>();
-  const queue: unknown[] = [error];
-  while (queue.length > 0 && seen.size < 20) {
-    const current = queue.shift();
-    if (current === null || typeof current !== 'object' || seen.has(current)) continue;
-    seen.add(current);
-    const { code, cause, errors } = current as { code?: unknown; cause?: unknown; errors?: unknown };
+  for (const link of errorChain(error, 20)) {
+    const { code } = link as { code?: unknown };
     if (typeof code === 'string') codes.push(code);
-    if (cause !== undefined) queue.push(cause);
-    if (Array.isArray(errors)) queue.push(...errors);
   }
   return codes;
 }
