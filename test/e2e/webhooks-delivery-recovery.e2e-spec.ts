@@ -14,9 +14,8 @@ import { WebhookRetentionService } from '../../src/modules/webhooks/maintenance/
 import { WebhookSweepService } from '../../src/modules/webhooks/maintenance/webhook-sweep.service';
 import { newId, newIdAt } from '../../src/platform/ids/ids';
 import { Scheduler } from '../../src/platform/scheduling/scheduler';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
-import { dropRedisPrefix } from '../support/test-env';
-import { receiverPool } from '../support/webhook-receiver';
+import { ApiClient, clientFor, createAccount, TestAccount, TestApp } from '../support/app';
+import { QUICK_RETRIES, useWebhookApi, webhookTestEnv } from '../support/webhook-engine';
 import { waitUntil } from '../support/wait';
 import { deliveriesOf, publishEvent, subscribe, waitForFinalDeliveries } from '../support/webhooks';
 import { subscriptionRow } from '../support/webhooks-api';
@@ -27,16 +26,10 @@ import { startWorker, TestWorker } from '../support/worker';
  * across a worker restart mid-retry, URL rules re-checked at delivery, retention. Each test starts the
  * worker(s) it needs on this file's own Redis prefix.
  */
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-delivery-recovery`,
-  WEBHOOK_RETRY_BASE_MS: '100',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  // The scheduled sweep and retention scan the whole database, which other test files share: they are
-  // off, and the tests call the services scoped to this file's accounts (the scheduled runs are tested
-  // on a private database and Redis in webhooks-redis-loss.e2e-spec.ts).
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-};
+// The scheduled sweep and retention scan the whole database, which other test files share: they are
+// off, and the tests call the services scoped to this file's accounts (the scheduled runs are tested
+// on a private database and Redis in webhooks-redis-loss.e2e-spec.ts).
+const ENV = webhookTestEnv('delivery-recovery', QUICK_RETRIES);
 
 describe('webhook delivery recovery', () => {
   let t: TestApp;
@@ -44,7 +37,8 @@ describe('webhook delivery recovery', () => {
   let account: TestAccount;
   let api: ApiClient;
   let worker: TestWorker | undefined;
-  const { receiver, closeAll: closeReceivers } = receiverPool();
+  const app = useWebhookApi(ENV);
+  const receiver = app.receiver;
 
   async function insertEvent(
     accountId: string,
@@ -61,20 +55,10 @@ describe('webhook delivery recovery', () => {
     return id;
   }
 
-  beforeAll(async () => {
-    t = await startApp(ENV);
-    db = t.app.get(DataSource);
-    account = await createAccount(t);
-    api = clientFor(t, account);
-  });
+  beforeAll(() => ({ t, db, account, api } = app.started()));
   afterEach(async () => {
     await worker?.close();
     worker = undefined;
-  });
-  afterAll(async () => {
-    await t?.close();
-    await closeReceivers();
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
   });
 
   it('the API process loads no processors, nor the periodic tasks', () => {

@@ -13,8 +13,8 @@ import { DeliveryJobData, WebhookQueue } from '../webhook-queue.service';
 import { NextDeliveryState, settleAttempt } from './webhook-backoff.rules';
 import {
   attemptResult,
-  buildEnvelope,
   deliveryHeaders,
+  envelopeBody,
   DroppedReason,
   EnvelopeSource,
   LOST_ATTEMPT_MESSAGE,
@@ -347,7 +347,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
 
     const at = new Date();
     const started = performance.now();
-    const body = JSON.stringify(buildEnvelope(work.envelopeSource, at, { test: work.test }));
+    const body = envelopeBody(work.envelopeSource, at, { test: work.test });
     const headers = deliveryHeaders({
       deliveryId: work.id,
       body,
