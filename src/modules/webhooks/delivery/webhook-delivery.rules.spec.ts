@@ -211,6 +211,10 @@ describe('attempt error messages', () => {
       'network error: ECONNREFUSED connect ECONNREFUSED 127.0.0.1:1',
     );
     expect(networkErrorMessage(new Error('other side closed'), false, 500)).toBe('network error: other side closed');
+    // undici's headers or body time-out (the same deadline) firing just before the attempt's own signal.
+    const headersTimeout = Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
+    expect(networkErrorMessage(headersTimeout, false, 1000)).toBe('timed out after 1000 ms');
+    expect(networkErrorMessage(new TypeError('fetch failed', { cause: headersTimeout }), false, 1000)).toBe('timed out after 1000 ms');
   });
 });
 

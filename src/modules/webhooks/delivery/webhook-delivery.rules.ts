@@ -169,9 +169,12 @@ export function responseErrorMessage(statusCode: number, location: string | unde
   return `non-2xx response (HTTP ${statusCode})`;
 }
 
+/** undici's own time-outs, set to the attempt's deadline too: whichever of them and the deadline fires first, the attempt timed out. */
+const DEADLINE_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 /** errorMessage of an attempt that got no answer (time-out, refused connection, reset...). */
 export function networkErrorMessage(error: unknown, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `timed out after ${timeoutMs} ms`;
+  if (timedOut || errorCodes(error).some((code) => DEADLINE_CODES.has(code))) return `timed out after ${timeoutMs} ms`;
   const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err?.code ?? err?.cause?.code;
   const message = err?.cause?.message ?? err?.message ?? String(error);

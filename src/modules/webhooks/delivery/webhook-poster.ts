@@ -42,11 +42,17 @@ const DRAIN_LIMIT_BYTES = 64 * 1024;
 /**
  * A URL that passed its check stands checked this long, so a batch's attempts to one endpoint resolve
  * its host once rather than each (the agent's connect-time lookup still checks every new connection's
- * address); a URL that breaks a rule is checked again on every attempt.
+ * address); a URL that breaks a rule is checked again on the next attempt.
  */
 const CHECK_HOLDS_MS = 1_000;
 /** URLs remembered as checked at most (emptied when full: a bound, the locality is short). */
 const CHECKED_MAX = 10_000;
+
+/** A URL's check: running (its attempts wait for this one) or passed, and until when it holds. */
+interface HeldCheck {
+  result: Promise<CheckedUrl>;
+  until: number;
+}
 
 /**
  * The HTTP side of an attempt (worker only): the URL rules checked again, then one POST through a
@@ -56,8 +62,8 @@ const CHECKED_MAX = 10_000;
 @Injectable()
 export class WebhookPoster implements OnApplicationShutdown {
   private readonly agent: Agent;
-  /** URL → its last passed check and until when it holds (see CHECK_HOLDS_MS). */
-  private readonly checked = new Map<string, { target: CheckedUrl; until: number }>();
+  /** URL → its running or last passed check (see CHECK_HOLDS_MS). */
+  private readonly checks = new Map<string, HeldCheck>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -70,15 +76,15 @@ export class WebhookPoster implements OnApplicationShutdown {
     await this.agent.close().catch(() => undefined);
   }
 
-  /** The URL to POST to, or the report of the rule it now breaks (a host that resolves to a private address, say). */
+  /**
+   * The URL to POST to, or the report of the rule it now breaks (a host that resolves to a private
+   * address, say). Attempts arriving while their URL's check runs wait for that one check, and resume in
+   * the order they arrived: a batch's POSTs keep their order (separate lookups could finish out of order).
+   */
   async check(url: string): Promise<CheckedTarget | AttemptReport> {
     const started = performance.now();
-    const held = this.checked.get(url);
-    if (held && held.until > started) return { ...held.target, checkMs: 0 };
     try {
-      const checked = await this.policy.check(url, { requireHttps: true });
-      if (this.checked.size >= CHECKED_MAX) this.checked.clear();
-      this.checked.set(url, { target: checked, until: started + CHECK_HOLDS_MS });
+      const checked = await this.heldCheck(url, started).result;
       return { ...checked, checkMs: performance.now() - started };
     } catch (error) {
       if (error instanceof UrlPolicyError) {
@@ -86,6 +92,20 @@ export class WebhookPoster implements OnApplicationShutdown {
       }
       throw error;
     }
+  }
+
+  /** The URL's check that holds now, or a new one (held once it passes; forgotten when it fails). */
+  private heldCheck(url: string, now: number): HeldCheck {
+    const held = this.checks.get(url);
+    if (held && held.until > now) return held;
+    const check: HeldCheck = { result: this.policy.check(url, { requireHttps: true }), until: Infinity };
+    if (this.checks.size >= CHECKED_MAX) this.checks.clear();
+    this.checks.set(url, check);
+    check.result.then(
+      () => (check.until = performance.now() + CHECK_HOLDS_MS),
+      () => this.checks.get(url) === check && this.checks.delete(url),
+    );
+    return check;
   }
 
   /**
