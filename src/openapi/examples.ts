@@ -4,6 +4,16 @@ import { EXAMPLE_IDS } from '../platform/openapi/examples';
 const base = 'https://api.property-ops.example';
 const at = '2030-06-20T09:30:00.000Z';
 
+const SUBSCRIPTION_EXAMPLE = {
+  id: EXAMPLE_IDS.webhookId,
+  url: 'https://hooks.example.com/property-ops',
+  eventFilters: ['property.*', 'jobRequest.*'],
+  enabled: true,
+  maxRetries: 5,
+  rateLimitPerSecond: null,
+  createdAt: at,
+};
+
 /** One example per read shape (responses and webhook payloads). */
 export const SHAPE_EXAMPLES: Record<string, unknown> = {
   Health: { status: 'ok', version: '1.0.0', checks: { database: 'up', redis: 'up' } },
@@ -130,25 +140,8 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     createdAt: at,
     updatedAt: at,
   },
-  WebhookSubscription: {
-    id: EXAMPLE_IDS.webhookId,
-    url: 'https://hooks.example.com/property-ops',
-    eventFilters: ['property.*', 'jobRequest.*'],
-    enabled: true,
-    maxRetries: 5,
-    rateLimitPerSecond: null,
-    createdAt: at,
-  },
-  CreatedWebhookSubscription: {
-    id: EXAMPLE_IDS.webhookId,
-    url: 'https://hooks.example.com/property-ops',
-    eventFilters: ['property.*', 'jobRequest.*'],
-    enabled: true,
-    maxRetries: 5,
-    rateLimitPerSecond: null,
-    createdAt: at,
-    signingSecret: 'Zk9yTWF0VGhlU2lnbmluZ1NlY3JldE9mVGhpc0hvb2s',
-  },
+  WebhookSubscription: SUBSCRIPTION_EXAMPLE,
+  CreatedWebhookSubscription: { ...SUBSCRIPTION_EXAMPLE, signingSecret: 'Zk9yTWF0VGhlU2lnbmluZ1NlY3JldE9mVGhpc0hvb2s' },
   RotatedSecret: {
     id: EXAMPLE_IDS.webhookId,
     signingSecret: 'TmV3U2VjcmV0Rm9yVGhlU2FtZVN1YnNjcmlwdGlvbjE',

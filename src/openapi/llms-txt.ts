@@ -8,51 +8,43 @@ import { dirname, join } from 'node:path';
  * as plain text at the root, with the Markdown pages themselves at /llms/<file>.md. Every page of docs/
  * must be listed here (a unit test checks it); `about` says what an integrator finds in it.
  */
-export const LLMS_PAGES: ReadonlyArray<{ file: string; section: 'Docs' | 'Optional'; about: string }> = [
-  {
-    file: 'README.md',
-    section: 'Docs',
-    about: 'run and call the service: first call, endpoints, HTTP conventions, rate limits, configuration',
+type LlmsSection = 'Docs' | 'Optional';
+
+/** Each section's pages in the index's order: file, and what an integrator finds in it. */
+const PAGES_BY_SECTION: Record<LlmsSection, Record<string, string>> = {
+  Docs: {
+    'README.md': 'run and call the service: first call, endpoints, HTTP conventions, rate limits, configuration',
+    'docs/assistants.md': 'connect an AI assistant to the MCP server at /v1/mcp: configuration, tools, what each may change',
+    'docs/properties.md': 'properties and pictures: rules the spec leaves open, finding a property by name or sourceId',
+    'docs/checklists.md': 'checklists, task groups and server-minted task ids',
+    'docs/bookings.md': 'bookings: windows, statuses, date changes, cancellation',
+    'docs/reminders.md': "reminders and the bookings' automatic turnover reminders",
+    'docs/job-requests.md': "job requests to cleaners: the status machine, changes, the job's chat",
+    'docs/events.md': 'the event catalogue and envelope, and the GET /v1/events feed',
+    'docs/webhooks.md': 'signed webhooks: subscriptions, URL rules, signature verification, retries, delivery log, replays',
+    'docs/calendar-feeds.md': "iCal import of listings' calendars into bookings (extension)",
+    'docs/console.md': "the account holder's console: API keys, the webhook portal, the events feed, and its sign-in links",
+    'docs/legacy.md': 'the deprecated legacy batched API and the migration guide to the Platform API',
   },
-  {
-    file: 'docs/assistants.md',
-    section: 'Docs',
-    about: 'connect an AI assistant to the MCP server at /v1/mcp: configuration, tools, what each may change',
+  Optional: {
+    'docs/architecture.md': "the code's layout: processes, a request's path, idempotency, modules",
+    'docs/operations.md': 'running the API and the worker: deploys, metrics, runbooks',
+    'docs/performance.md': 'benchmarks and their figures',
+    'docs/scaling.md': 'replicas, PgBouncer and what gives way first as load grows',
   },
-  {
-    file: 'docs/properties.md',
-    section: 'Docs',
-    about: 'properties and pictures: rules the spec leaves open, finding a property by name or sourceId',
-  },
-  { file: 'docs/checklists.md', section: 'Docs', about: 'checklists, task groups and server-minted task ids' },
-  { file: 'docs/bookings.md', section: 'Docs', about: 'bookings: windows, statuses, date changes, cancellation' },
-  { file: 'docs/reminders.md', section: 'Docs', about: "reminders and the bookings' automatic turnover reminders" },
-  { file: 'docs/job-requests.md', section: 'Docs', about: "job requests to cleaners: the status machine, changes, the job's chat" },
-  { file: 'docs/events.md', section: 'Docs', about: 'the event catalogue and envelope, and the GET /v1/events feed' },
-  {
-    file: 'docs/webhooks.md',
-    section: 'Docs',
-    about: 'signed webhooks: subscriptions, URL rules, signature verification, retries, delivery log, replays',
-  },
-  { file: 'docs/calendar-feeds.md', section: 'Docs', about: "iCal import of listings' calendars into bookings (extension)" },
-  {
-    file: 'docs/console.md',
-    section: 'Docs',
-    about: "the account holder's console: API keys, the webhook portal, the events feed, and its sign-in links",
-  },
-  { file: 'docs/legacy.md', section: 'Docs', about: 'the deprecated legacy batched API and the migration guide to the Platform API' },
-  { file: 'docs/architecture.md', section: 'Optional', about: "the code's layout: processes, a request's path, idempotency, modules" },
-  { file: 'docs/operations.md', section: 'Optional', about: 'running the API and the worker: deploys, metrics, runbooks' },
-  { file: 'docs/performance.md', section: 'Optional', about: 'benchmarks and their figures' },
-  { file: 'docs/scaling.md', section: 'Optional', about: 'replicas, PgBouncer and what gives way first as load grows' },
-];
+};
+const SECTIONS = Object.keys(PAGES_BY_SECTION) as LlmsSection[];
+
+export const LLMS_PAGES: ReadonlyArray<{ file: string; section: LlmsSection; about: string }> = SECTIONS.flatMap((section) =>
+  Object.entries(PAGES_BY_SECTION[section]).map(([file, about]) => ({ file, section, about })),
+);
 
 export interface LlmsPage {
   /** Where it is served: /llms/<name>.md */
   name: string;
   title: string;
   about: string;
-  section: 'Docs' | 'Optional';
+  section: LlmsSection;
   markdown: string;
 }
 
@@ -72,14 +64,7 @@ export function llmsTxt(baseUrl: string, pages: readonly LlmsPage[]): string {
     link('API reference', '/docs', 'the same document as an interactive page (Swagger UI)'),
     link('MCP server', '/v1/mcp', 'Model Context Protocol over Streamable HTTP (stateless, POST only): the tools of docs/assistants.md'),
     '',
-    '## Docs',
-    '',
-    ...section('Docs'),
-    '',
-    '## Optional',
-    '',
-    ...section('Optional'),
-    '',
+    ...SECTIONS.flatMap((name) => [`## ${name}`, '', ...section(name), '']),
   ].join('\n');
 }
 

@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { DEPRECATION_HEADERS, HEADERS, LIMIT_HEADERS, PARAMETERS, PROBLEM_RESPONSES, REPLAYED_HEADER, ID_HEADER } from './components';
 import { dtoSchemas, JsonSchema, queryParameters } from './dto-schemas';
 import type { ReadShape } from '../platform/openapi/read-shape';
+import { EXAMPLE_IDS } from '../platform/openapi/examples';
 import type { ResponseDoc, RouteDocOptions } from '../platform/openapi/route-doc';
 import { SHAPE_EXAMPLES } from './examples';
 import { pageName, readShapeSchemas } from './read-shapes';
@@ -18,6 +19,8 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 /** Every authenticated route can answer these (strict query/body, key, subscription, rate limit). */
 const AUTHENTICATED_PROBLEMS = [400, 401, 403, 429];
 const BODY_PROBLEMS = [413, 415];
+/** An @Idempotent route: its key's first request still running (409), the key reused with another request (422). */
+const IDEMPOTENCY_PROBLEMS = [409, 422];
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Health: 'Liveness of the service and its dependencies.',
@@ -175,8 +178,11 @@ function describeOperation(operation: Operation, fact: RouteFacts, dtos: Record<
   if (legacy) operation.deprecated = true;
 
   const example = doc.example ?? {};
+  const pathNames = (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name as string);
+  // A path id's example is the EXAMPLE_IDS placeholder of its name unless the route names another.
+  const exampleIds: Record<string, string> = { ...EXAMPLE_IDS, ...example.params };
   const parameters = (operation.parameters ?? []).map((p) =>
-    p.in === 'path' && example.params?.[p.name as string] ? { ...p, example: example.params[p.name as string] } : p,
+    p.in === 'path' && exampleIds[p.name as string] ? { ...p, example: exampleIds[p.name as string] } : p,
   );
   if (fact.query && dtos[fact.query.name]) {
     for (const q of queryParameters(dtos[fact.query.name])) {
@@ -198,6 +204,9 @@ function describeOperation(operation: Operation, fact: RouteFacts, dtos: Record<
   const problems = new Set([
     ...(fact.isPublic ? [] : AUTHENTICATED_PROBLEMS),
     ...(fact.body ? BODY_PROBLEMS : []),
+    ...(fact.idempotent ? IDEMPOTENCY_PROBLEMS : []),
+    // A route that names a resource by id answers 404 for an unknown id or another account's.
+    ...(pathNames.length > 0 ? [404] : []),
     ...(doc.problems ?? []),
   ]);
   for (const status of [...problems].sort()) {

@@ -1,7 +1,6 @@
-import { DataSource } from 'typeorm';
 import { requestFingerprint } from '../../src/platform/http/idempotency.rules';
 import { IdempotencyStore } from '../../src/platform/idempotency/idempotency.store';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { ApiClient, appSuite, clientFor, createAccount, TestAccount } from '../support/app';
 import { at, createBooking, validBooking } from '../support/bookings';
 import { FeedEvent, feedEvents } from '../support/events';
 import { expectProblem } from '../support/problem';
@@ -9,18 +8,11 @@ import { createProperty, uniq } from '../support/properties';
 
 /** Booking events, Idempotency-Key on create, and what a property deletion does to its bookings. */
 describe('booking events, idempotency and property deletion', () => {
-  let t: TestApp;
-  let db: DataSource;
-
-  beforeAll(async () => {
-    t = await startApp();
-    db = t.app.get(DataSource);
-  });
-  afterAll(() => t.close());
+  const s = appSuite();
 
   async function fresh(): Promise<{ account: TestAccount; api: ApiClient; propertyId: string }> {
-    const account = await createAccount(t);
-    const api = clientFor(t, account);
+    const account = await createAccount(s.t);
+    const api = clientFor(s.t, account);
     const { propertyId } = await createProperty(api);
     return { account, api, propertyId };
   }
@@ -90,9 +82,9 @@ describe('booking events, idempotency and property deletion', () => {
       const second = await api.post('/v1/bookings').set('Idempotency-Key', key).send(body).expect(201);
       expect(second.headers['idempotent-replayed']).toBe('true');
       expect(second.text).toBe(first.text);
-      const [rows] = await db.query(`SELECT count(*)::int AS n FROM bookings WHERE account_id = $1`, [account.accountId]);
+      const [rows] = await s.db.query(`SELECT count(*)::int AS n FROM bookings WHERE account_id = $1`, [account.accountId]);
       expect(rows.n).toBe(1);
-      const [events] = await db.query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND event_name = 'booking.create'`, [
+      const [events] = await s.db.query(`SELECT count(*)::int AS n FROM events WHERE account_id = $1 AND event_name = 'booking.create'`, [
         account.accountId,
       ]);
       expect(events.n).toBe(1);
@@ -106,10 +98,12 @@ describe('booking events, idempotency and property deletion', () => {
 
       const inFlight = `idem-${uniq()}`;
       const body = validBooking(propertyId);
-      const claim = await t.app.get(IdempotencyStore).claim(account.accountId, inFlight, requestFingerprint('POST', '/v1/bookings', body));
+      const claim = await s.t.app
+        .get(IdempotencyStore)
+        .claim(account.accountId, inFlight, requestFingerprint('POST', '/v1/bookings', body));
       expect(claim.kind).toBe('claimed');
       expectProblem(await api.post('/v1/bookings').set('Idempotency-Key', inFlight).send(body), 409, 'idempotencyKeyInProgress');
-      const [none] = await db.query(`SELECT count(*)::int AS n FROM bookings WHERE account_id = $1 AND source_booking_id = $2`, [
+      const [none] = await s.db.query(`SELECT count(*)::int AS n FROM bookings WHERE account_id = $1 AND source_booking_id = $2`, [
         account.accountId,
         body.sourceBookingId,
       ]);

@@ -1,5 +1,4 @@
-import { DataSource } from 'typeorm';
-import { clientFor, startApp, TestApp } from '../support/app';
+import { appSuite, clientFor } from '../support/app';
 import { cliJson, CliResult, runCli } from '../support/cli';
 import { expectProblem } from '../support/problem';
 
@@ -24,14 +23,7 @@ function expectFailure(result: CliResult, mention: RegExp): void {
 }
 
 describe('admin CLI (dist/cli.js)', () => {
-  let t: TestApp;
-  let db: DataSource;
-
-  beforeAll(async () => {
-    t = await startApp();
-    db = t.app.get(DataSource);
-  });
-  afterAll(() => t.close());
+  const s = appSuite();
 
   describe('accounts:create', () => {
     it('prints accountId, apiKeyId and apiKey; the key authenticates GET /v1/events', async () => {
@@ -41,14 +33,14 @@ describe('admin CLI (dist/cli.js)', () => {
       expect(out.apiKeyId).toMatch(API_KEY_ID);
       expect(out.apiKey).toMatch(API_KEY);
 
-      const [account] = await db.query('SELECT name, plan, subscription_status FROM accounts WHERE id = $1', [out.accountId]);
+      const [account] = await s.db.query('SELECT name, plan, subscription_status FROM accounts WHERE id = $1', [out.accountId]);
       expect(account).toEqual({ name: 'Seaside Rentals Ltd', plan: 'pro', subscription_status: 'active' });
-      const [key] = await db.query('SELECT account_id, kind, revoked_at, key_hash FROM api_keys WHERE id = $1', [out.apiKeyId]);
+      const [key] = await s.db.query('SELECT account_id, kind, revoked_at, key_hash FROM api_keys WHERE id = $1', [out.apiKeyId]);
       expect(key).toMatchObject({ account_id: out.accountId, kind: 'platform', revoked_at: null });
       // Only a hash is stored.
       expect(key.key_hash.toString('utf8')).not.toContain(out.apiKey);
 
-      const res = await clientFor(t, { apiKey: out.apiKey as string })
+      const res = await clientFor(s.t, { apiKey: out.apiKey as string })
         .get('/v1/events')
         .expect(200);
       expect(res.body).toEqual({ data: [], nextCursor: null, hasMore: false });
@@ -56,30 +48,30 @@ describe('admin CLI (dist/cli.js)', () => {
 
     it('takes --plan business', async () => {
       const out = await cliJson<{ accountId: string; apiKey: string }>(['accounts:create', '--name', 'Big Co', '--plan', 'business']);
-      const [account] = await db.query('SELECT plan FROM accounts WHERE id = $1', [out.accountId]);
+      const [account] = await s.db.query('SELECT plan FROM accounts WHERE id = $1', [out.accountId]);
       expect(account.plan).toBe('business');
-      await clientFor(t, out).get('/v1/events').expect(200);
+      await clientFor(s.t, out).get('/v1/events').expect(200);
     });
 
     it('creates a basic account whose key gets 403 subscription_inactive', async () => {
       const out = await cliJson<{ accountId: string; apiKey: string }>(['accounts:create', '--name', 'Small Co', '--plan', 'basic']);
-      expectProblem(await clientFor(t, out).get('/v1/events').expect(403), 403, 'subscription_inactive');
+      expectProblem(await clientFor(s.t, out).get('/v1/events').expect(403), 403, 'subscription_inactive');
     });
 
     it('creates an --inactive account whose key works after accounts:activate', async () => {
       const out = await cliJson<{ accountId: string; apiKey: string }>(['accounts:create', '--name', 'Sleepy Co', '--inactive']);
-      const [account] = await db.query('SELECT subscription_status FROM accounts WHERE id = $1', [out.accountId]);
+      const [account] = await s.db.query('SELECT subscription_status FROM accounts WHERE id = $1', [out.accountId]);
       expect(account.subscription_status).toBe('inactive');
-      expectProblem(await clientFor(t, out).get('/v1/events').expect(403), 403, 'subscription_inactive');
+      expectProblem(await clientFor(s.t, out).get('/v1/events').expect(403), 403, 'subscription_inactive');
 
       const activated = expectOneJsonLine(await runCli(['accounts:activate', '--account', out.accountId]));
       expect(activated).toEqual({ accountId: out.accountId, subscriptionStatus: 'active' });
-      await clientFor(t, out).get('/v1/events').expect(200);
+      await clientFor(s.t, out).get('/v1/events').expect(200);
     });
 
     it('keeps a name with spaces and non-ASCII characters as given', async () => {
       const out = await cliJson<{ accountId: string }>(['accounts:create', '--name', 'Ferienwohnungen Müller & Söhne']);
-      const [account] = await db.query('SELECT name FROM accounts WHERE id = $1', [out.accountId]);
+      const [account] = await s.db.query('SELECT name FROM accounts WHERE id = $1', [out.accountId]);
       expect(account.name).toBe('Ferienwohnungen Müller & Söhne');
     });
 
@@ -96,9 +88,9 @@ describe('admin CLI (dist/cli.js)', () => {
     });
 
     it('creates nothing when it fails', async () => {
-      const [{ count: before }] = await db.query('SELECT count(*)::int AS count FROM accounts');
+      const [{ count: before }] = await s.db.query('SELECT count(*)::int AS count FROM accounts');
       await runCli(['accounts:create', '--name', 'Nope Co', '--plan', 'gold']);
-      const [{ count: after }] = await db.query(`SELECT count(*)::int AS count FROM accounts WHERE name = 'Nope Co'`);
+      const [{ count: after }] = await s.db.query(`SELECT count(*)::int AS count FROM accounts WHERE name = 'Nope Co'`);
       expect(after).toBe(0);
       expect(before).toBeGreaterThan(0);
     });
@@ -109,14 +101,14 @@ describe('admin CLI (dist/cli.js)', () => {
       const created = await cliJson<{ accountId: string; apiKey: string }>(['accounts:create', '--name', 'Toggle Co']);
       const off = expectOneJsonLine(await runCli(['accounts:deactivate', '--account', created.accountId]));
       expect(off).toEqual({ accountId: created.accountId, subscriptionStatus: 'inactive' });
-      expectProblem(await clientFor(t, created).get('/v1/events').expect(403), 403, 'subscription_inactive');
+      expectProblem(await clientFor(s.t, created).get('/v1/events').expect(403), 403, 'subscription_inactive');
 
       // Deactivating twice is harmless.
       expect(expectOneJsonLine(await runCli(['accounts:deactivate', '--account', created.accountId]))).toEqual(off);
 
       const on = expectOneJsonLine(await runCli(['accounts:activate', '--account', created.accountId]));
       expect(on).toEqual({ accountId: created.accountId, subscriptionStatus: 'active' });
-      await clientFor(t, created).get('/v1/events').expect(200);
+      await clientFor(s.t, created).get('/v1/events').expect(200);
     });
 
     it.each(['accounts:deactivate', 'accounts:activate'])('%s fails for an unknown or missing account', async (command) => {
@@ -133,14 +125,14 @@ describe('admin CLI (dist/cli.js)', () => {
       expect(Object.keys(issued)).toEqual(['apiKeyId', 'apiKey']);
       expect(issued.apiKey).toMatch(API_KEY);
       expect(issued.apiKey).not.toBe(created.apiKey);
-      await clientFor(t, { apiKey: issued.apiKey as string })
+      await clientFor(s.t, { apiKey: issued.apiKey as string })
         .get('/v1/events')
         .expect(200);
 
       const legacy = expectOneJsonLine(await runCli(['keys:issue', '--account', created.accountId, '--legacy']));
-      const [row] = await db.query('SELECT kind, account_id FROM api_keys WHERE id = $1', [legacy.apiKeyId]);
+      const [row] = await s.db.query('SELECT kind, account_id FROM api_keys WHERE id = $1', [legacy.apiKeyId]);
       expect(row).toEqual({ kind: 'legacy', account_id: created.accountId });
-      await clientFor(t, { apiKey: legacy.apiKey as string })
+      await clientFor(s.t, { apiKey: legacy.apiKey as string })
         .get('/v1/events')
         .expect(200);
     });
@@ -155,9 +147,9 @@ describe('admin CLI (dist/cli.js)', () => {
       expect(new Date(revoked.revokedAt as string).toISOString()).toBe(revoked.revokedAt);
       expect(Math.abs(new Date(revoked.revokedAt as string).getTime() - before)).toBeLessThan(30_000);
 
-      const res = await clientFor(t, created).get('/v1/events').expect(401);
+      const res = await clientFor(s.t, created).get('/v1/events').expect(401);
       expect(expectProblem(res, 401, 'unauthorized').detail).toBe('Missing or invalid x-api-key');
-      await clientFor(t, other).get('/v1/events').expect(200);
+      await clientFor(s.t, other).get('/v1/events').expect(200);
 
       // Revoking again keeps the first revocation time.
       expect(expectOneJsonLine(await runCli(['keys:revoke', '--key', created.apiKeyId]))).toEqual(revoked);
@@ -174,7 +166,7 @@ describe('admin CLI (dist/cli.js)', () => {
       const created = await cliJson<{ apiKey: string }>(['accounts:create', '--name', 'Secret Co']);
       const bySecret = await runCli(['keys:revoke', '--key', created.apiKey]);
       expectFailure(bySecret, /not found/i);
-      await clientFor(t, created).get('/v1/events').expect(200);
+      await clientFor(s.t, created).get('/v1/events').expect(200);
     });
   });
 

@@ -97,6 +97,35 @@ describe('a database outage under load', () => {
   const linesSince = (logs: LogLine[], from: number, msg: string) => logs.slice(from).filter((line) => line.msg === msg);
 
   /**
+   * What a delivery left undelivered looks like, for the failure message: its row (claim, due time), its
+   * subscription's batch lease, and the worker's warnings and errors since the outage began.
+   */
+  async function undelivered(pair: Pair, eventIds: string[], workerLogsFrom: number): Promise<string> {
+    const rows = await query(
+      pair.database,
+      `SELECT d.id, d.status, d.attempt_count, d.next_retry_at, d.in_flight_since, d.in_flight_until, s.batch_lease_until, now() AS now
+         FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+        WHERE d.subscription_id = $1 AND d.event_id = ANY($2) AND d.status <> 'delivered' ORDER BY d.id`,
+      [pair.subscriptionId, eventIds],
+    );
+    const [{ deliveries, undispatched }] = await query<{ deliveries: string; undispatched: string }>(
+      pair.database,
+      `SELECT (SELECT count(*) FROM webhook_deliveries WHERE subscription_id = $1 AND event_id = ANY($2)) AS deliveries,
+              (SELECT count(*) FROM events WHERE id = ANY($2) AND dispatched_at IS NULL) AS undispatched`,
+      [pair.subscriptionId, eventIds],
+    );
+    const warnings = pair.worker
+      .logs()
+      .slice(workerLogsFrom)
+      .filter((line) => (line.level as number) >= 40);
+    return [
+      `${deliveries} of ${eventIds.length} deliveries exist (${undispatched} event(s) undispatched); not delivered: ${JSON.stringify(rows, null, 1)}`,
+      `worker warnings and errors since the outage (${warnings.length}, the last 40):`,
+      ...warnings.slice(-40).map((line) => JSON.stringify(line)),
+    ].join('\n');
+  }
+
+  /**
    * The scenario: writes under load, `cut` the database away once some are acknowledged, `restore` it once
    * the API has answered 503s and both processes logged the outage, then check every answer, every write,
    * every event's delivery, the periodic tasks and the logs.
@@ -192,7 +221,9 @@ describe('a database outage under load', () => {
       180_000,
       `${eventIds.length} deliveries to be delivered`,
       200,
-    );
+    ).catch(async (error: Error) => {
+      throw new Error(`${error.message}\n${await undelivered(pair, eventIds, workerLogsFrom)}`);
+    });
     for (const delivery of deliveries) {
       const posts = receiver.requests.filter((request) => request.headers['webhook-id'] === delivery.id).length;
       expect(posts).toBeGreaterThanOrEqual(1);

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
+import { suite } from '../support/app';
 import { expectProblem } from '../support/problem';
 import { createProperty, validProperty } from '../support/properties';
 
@@ -12,47 +12,40 @@ function expectLimitHeaders(res: { headers: Record<string, unknown> }): void {
   for (const name of LIMIT_HEADERS) expect({ name, value: res.headers[name] }).toEqual({ name, value: expect.any(String) });
 }
 
-// One app and one account for the whole file.
-let t: TestApp;
-let api: ApiClient;
-
-beforeAll(async () => {
-  t = await startApp();
-  api = clientFor(t, await createAccount(t));
-});
-afterAll(() => t.close());
+// One app for the whole file; its first account's client calls.
+const app = suite();
 
 describe('unreadable bodies are answered after auth and rate limiting', () => {
   it('a malformed body without a valid key is a 401, not a 400', async () => {
-    const res = await t.http.post('/v1/properties').set('content-type', 'application/json').send('{').expect(401);
+    const res = await app.t.http.post('/v1/properties').set('content-type', 'application/json').send('{').expect(401);
     expectProblem(res, 401, 'unauthorized', '/v1/properties');
     expect(res.body.detail).toBe('Missing or invalid x-api-key');
-    const wrongKey = await t.http.post('/v1/properties').set('x-api-key', 'popk_nope').set('content-type', 'text/plain').send('hi');
+    const wrongKey = await app.t.http.post('/v1/properties').set('x-api-key', 'popk_nope').set('content-type', 'text/plain').send('hi');
     expectProblem(wrongKey, 401, 'unauthorized', '/v1/properties');
   });
 
   it('malformed JSON with a valid key is a 400 carrying the rate-limit headers, and counts against the limit', async () => {
-    const first = await api.post('/v1/properties').set('content-type', 'application/json').send('{"name":').expect(400);
+    const first = await app.api.post('/v1/properties').set('content-type', 'application/json').send('{"name":').expect(400);
     expectProblem(first, 400, 'malformedJson', '/v1/properties');
     expectLimitHeaders(first);
-    const second = await api.patch('/v1/properties/prop_x').set('content-type', 'application/json').send('[').expect(400);
+    const second = await app.api.patch('/v1/properties/prop_x').set('content-type', 'application/json').send('[').expect(400);
     expectProblem(second, 400, 'malformedJson', '/v1/properties/prop_x');
     // The daily window, unlike the one-second one, cannot end between the two requests.
     expect(dailyRemaining(second)).toBe(dailyRemaining(first) - 1);
   });
 
   it('415 and 413 with a valid key carry the rate-limit headers too', async () => {
-    const unsupported = await api.post('/v1/checklists').set('content-type', 'text/plain').send('title=x').expect(415);
+    const unsupported = await app.api.post('/v1/checklists').set('content-type', 'text/plain').send('title=x').expect(415);
     expectProblem(unsupported, 415, 'unsupportedMediaType', '/v1/checklists');
     expectLimitHeaders(unsupported);
     const huge = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) });
-    const tooLarge = await api.post('/v1/properties').set('content-type', 'application/json').send(huge).expect(413);
+    const tooLarge = await app.api.post('/v1/properties').set('content-type', 'application/json').send(huge).expect(413);
     expectProblem(tooLarge, 413, 'payloadTooLarge', '/v1/properties');
     expectLimitHeaders(tooLarge);
   });
 
   it('an unknown route is still a 404 whatever its body', async () => {
-    const res = await api.post('/v1/no-such-route').set('content-type', 'application/json').send('{').expect(404);
+    const res = await app.api.post('/v1/no-such-route').set('content-type', 'application/json').send('{').expect(404);
     expectProblem(res, 404, 'notFound', '/v1/no-such-route');
   });
 });
@@ -62,8 +55,8 @@ describe('routes without a query or body DTO are strict too', () => {
   let checklistId: string;
 
   beforeAll(async () => {
-    propertyId = (await createProperty(api)).propertyId;
-    const checklist = await api
+    propertyId = (await createProperty(app.api)).propertyId;
+    const checklist = await app.api
       .post('/v1/checklists')
       .send({ title: 'Clean', propertyId, taskGroups: [{ title: 'Kitchen', tasks: [{ label: 'Wipe' }] }] })
       .expect(201);
@@ -82,34 +75,38 @@ describe('routes without a query or body DTO are strict too', () => {
     ['DELETE a picture', 'delete', (): string => `/v1/propertyPictures/pic_unknown?force=true`, ['force']],
     ['disable a checklist', 'post', (): string => `/v1/checklists/${checklistId}/disable?now=1`, ['now']],
   ] as const)('%s with query parameters is a 400 objectStrict naming each', async (_label, method, path, names) => {
-    const res = await api[method](path()).expect(400);
+    const res = await app.api[method](path()).expect(400);
     const problem = expectProblem(res, 400, 'objectStrict');
     expect(problem.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(names.map((n) => `#/${n}`));
     expectLimitHeaders(res);
   });
 
   it('the public health check still takes any query', async () => {
-    await t.http.get('/v1/health?probe=lb').expect(200);
+    await app.t.http.get('/v1/health?probe=lb').expect(200);
   });
 
   it('a body field sent to a route that takes no body is a 400 objectStrict, and nothing changes', async () => {
-    const res = await api.post(`/v1/checklists/${checklistId}/disable`).send({ reason: 'old', now: true }).expect(400);
+    const res = await app.api.post(`/v1/checklists/${checklistId}/disable`).send({ reason: 'old', now: true }).expect(400);
     const problem = expectProblem(res, 400, 'objectStrict', `/v1/checklists/${checklistId}/disable`);
     expect(problem.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['#/now', '#/reason']);
-    const del = await api.delete(`/v1/properties/${propertyId}`).send({ cascade: false }).expect(400);
+    const del = await app.api.delete(`/v1/properties/${propertyId}`).send({ cascade: false }).expect(400);
     expectProblem(del, 400, 'objectStrict');
-    const listed = await api.get(`/v1/properties/${propertyId}/checklists`).expect(200);
+    const listed = await app.api.get(`/v1/properties/${propertyId}/checklists`).expect(200);
     expect(listed.body.data[0]).toMatchObject({ checklistId, disabled: false });
   });
 
   it('a body that is not an object on such a route is a 400; an empty object or no body is fine', async () => {
     for (const body of ['[]', 'null', '"x"', '1']) {
-      const res = await api.post(`/v1/checklists/${checklistId}/disable`).set('content-type', 'application/json').send(body).expect(400);
+      const res = await app.api
+        .post(`/v1/checklists/${checklistId}/disable`)
+        .set('content-type', 'application/json')
+        .send(body)
+        .expect(400);
       expect(expectProblem(res, 400, 'validationFailed').errors).toEqual([{ pointer: '#', detail: 'This route takes no request body' }]);
     }
-    await api.get(`/v1/properties/${propertyId}`).set('content-type', 'application/json').send('{}').expect(200);
-    await api.post(`/v1/checklists/${checklistId}/disable`).set('content-type', 'application/json').send('{}').expect(200);
-    await api.delete(`/v1/properties/${propertyId}`).expect(204);
+    await app.api.get(`/v1/properties/${propertyId}`).set('content-type', 'application/json').send('{}').expect(200);
+    await app.api.post(`/v1/checklists/${checklistId}/disable`).set('content-type', 'application/json').send('{}').expect(200);
+    await app.api.delete(`/v1/properties/${propertyId}`).expect(204);
   });
 });
 
@@ -122,7 +119,7 @@ describe('path ids', () => {
     ['delete', '/v1/webhooks/%00'],
     ['get', '/v1/webhooks/%00/deliveries'],
   ] as const)('a NUL character in a path id is a 404 like any unknown id: %s %s', async (method, path) => {
-    const res = await api[method](path).expect(404);
+    const res = await app.api[method](path).expect(404);
     expectProblem(res, 404, 'notFound', path);
     expect(res.body.detail).toContain('\\u0000');
   });
@@ -131,7 +128,7 @@ describe('path ids', () => {
 describe('requests Node refuses before any route', () => {
   /** Writes raw bytes and reads the whole answer (the server closes the connection). */
   function rawExchange(bytes: string): Promise<{ status: number; headers: string; body: any }> {
-    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    const { port } = app.t.app.getHttpServer().address() as AddressInfo;
     return new Promise((resolve, reject) => {
       const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
       const parts: Buffer[] = [];
@@ -183,19 +180,19 @@ describe('strings PostgreSQL cannot hold as sent', () => {
     ],
   ])('%s is a 400 invalidCharacters naming it, and nothing is stored', async (_label, overrides, pointer, start) => {
     const body = validProperty(overrides);
-    const res = await api.post('/v1/properties').send(body).expect(400);
+    const res = await app.api.post('/v1/properties').send(body).expect(400);
     const problem = expectProblem(res, 400, 'invalidCharacters', '/v1/properties');
     expect(problem.errors).toEqual([{ pointer, detail: expect.stringContaining(start) }]);
-    const listed = await api.get('/v1/properties?limit=100').expect(200);
+    const listed = await app.api.get('/v1/properties?limit=100').expect(200);
     expect(listed.body.data.map((p: { sourceId: string }) => p.sourceId)).not.toContain(body.sourceId);
   });
 
   it('characters outside the BMP (surrogate pairs) are stored and returned as sent', async () => {
-    const created = await api
+    const created = await app.api
       .post('/v1/properties')
       .send(validProperty({ name: 'Casa 😀 𝄞' }))
       .expect(201);
     expect(created.body.name).toBe('Casa 😀 𝄞');
-    expect((await api.get(`/v1/properties/${created.body.propertyId}`).expect(200)).body.name).toBe('Casa 😀 𝄞');
+    expect((await app.api.get(`/v1/properties/${created.body.propertyId}`).expect(200)).body.name).toBe('Casa 😀 𝄞');
   });
 });

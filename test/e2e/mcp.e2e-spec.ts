@@ -3,6 +3,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { AccountsService } from '../../src/modules/auth/accounts.service';
+import { WebhookSubscriptionsRepository } from '../../src/modules/webhooks/webhook-subscriptions.repository';
+import { newIdAt } from '../../src/platform/ids/ids';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp, twoAccounts } from '../support/app';
 import { validBooking } from '../support/bookings';
 import { createChecklist, createJob, START } from '../support/job-requests';
@@ -269,27 +271,65 @@ describe('MCP server (/v1/mcp)', () => {
     );
   });
 
-  it("reports the webhooks' health: each subscription, disabledReason while disabled", async () => {
+  it("reports the webhooks' health: each subscription, disabledReason while disabled, its failing deliveries among its newest", async () => {
+    const db = t.app.get(DataSource);
     const hooksAccount = await createAccount(t);
     const hooksApi = clientFor(t, hooksAccount);
     const healthy = await createSubscription(hooksApi);
     const broken = await createSubscription(hooksApi);
-    await t.app
-      .get(DataSource)
-      .query(
-        `UPDATE webhook_subscriptions SET enabled = false, disabled_reason = 'auto_disabled_after_repeated_delivery_failures' WHERE id = $1`,
-        [broken.id],
+    await db.query(
+      `UPDATE webhook_subscriptions SET enabled = false, disabled_reason = 'auto_disabled_after_repeated_delivery_failures' WHERE id = $1`,
+      [broken.id],
+    );
+    // Deliveries a second apart (ids sort by creation), oldest first; the newest HEALTH_DELIVERIES (20) are looked through.
+    const start = Date.now() - 60_000;
+    const deliver = async (subscriptionId: string, n: number, status: string, attemptCount: number) => {
+      const id = newIdAt('delivery', new Date(start + n * 1_000));
+      await db.query(
+        `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, test_payload, status, attempt_count, next_retry_at)
+         VALUES ($1, $2, $3, NULL, 'webhook.test', true, '{}', $4, $5, CASE WHEN $4 = 'pending' THEN now() + interval '1 hour' END)`,
+        [id, hooksAccount.accountId, subscriptionId, status, attemptCount],
       );
+      return id;
+    };
+    const tooOld = await deliver(broken.id, 0, 'failed_permanent', 6);
+    const failing: string[] = [];
+    for (let n = 1; n <= 20; n++) {
+      if (n === 3 || n === 12) failing.push(await deliver(broken.id, n, 'failed_permanent', 6));
+      else if (n === 18) failing.push(await deliver(broken.id, n, 'pending', 2));
+      else await deliver(broken.id, n, n === 20 ? 'pending' : 'delivered', n === 20 ? 0 : 1);
+      await deliver(healthy.id, n, 'delivered', 1);
+    }
+    // Another account's failure stays theirs.
+    const theirs = await createSubscription(otherApi);
+    const [otherAccount] = await db.query(`SELECT account_id FROM webhook_subscriptions WHERE id = $1`, [theirs.id]);
+    await db.query(
+      `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, test_payload, status, attempt_count)
+       VALUES ($1, $2, $3, NULL, 'webhook.test', true, '{}', 'failed_permanent', 6)`,
+      [newIdAt('delivery', new Date()), otherAccount.account_id, theirs.id],
+    );
+
+    const repository = t.app.get(WebhookSubscriptionsRepository);
+    const perSubscription = jest.spyOn(repository, 'listDeliveries');
+    const setBased = jest.spyOn(repository, 'recentFailures');
     const hooksClient = await connect(t, { bearer: hooksAccount.apiKey });
     try {
       const health = await ok(hooksClient, 'webhooks_health');
-      const byId = new Map(health.subscriptions.map((s: any) => [s.subscription.id, s]));
-      expect(byId.get(healthy.id)).toMatchObject({ subscription: { enabled: true }, recentFailures: [] });
-      expect((byId.get(broken.id) as any).subscription).toMatchObject({
-        enabled: false,
-        disabledReason: 'auto_disabled_after_repeated_delivery_failures',
-      });
+      expect(health.subscriptions.map((s: any) => s.subscription.id)).toEqual([healthy.id, broken.id]);
+      const [good, bad] = health.subscriptions;
+      expect(good).toMatchObject({ subscription: { enabled: true }, recentFailures: [] });
+      expect(bad.subscription).toMatchObject({ enabled: false, disabledReason: 'auto_disabled_after_repeated_delivery_failures' });
+      // Newest first, as the delivery log shows them: failed for good, or failed and waiting for a retry; none older than the newest 20.
+      expect(bad.recentFailures.map((d: any) => d.id)).toEqual([...failing].reverse());
+      expect(bad.recentFailures.map((d: any) => d.id)).not.toContain(tooOld);
+      for (const delivery of bad.recentFailures)
+        expect(delivery).toEqual((await hooksApi.get(`/v1/webhooks/${broken.id}/deliveries/${delivery.id}`).expect(200)).body);
+      // One set-based read of the failures for every subscription, no read per subscription.
+      expect(setBased).toHaveBeenCalledTimes(1);
+      expect(perSubscription).not.toHaveBeenCalled();
     } finally {
+      perSubscription.mockRestore();
+      setBased.mockRestore();
       await hooksClient.close();
     }
   });

@@ -1,15 +1,8 @@
-import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
+import { suite } from '../support/app';
 import { pointersOf, uniq, validProperty } from '../support/properties';
 
 describe('property validation', () => {
-  let t: TestApp;
-  let api: ApiClient;
-
-  beforeAll(async () => {
-    t = await startApp();
-    api = clientFor(t, await createAccount(t));
-  });
-  afterAll(() => t.close());
+  const app = suite();
 
   describe('limits at their bounds', () => {
     const s = (n: number) => 'x'.repeat(n);
@@ -111,7 +104,7 @@ describe('property validation', () => {
       // Length cases build sourceIds of an exact size that stay unique per run.
       if (typeof overrides.sourceId === 'number') body.sourceId = uniq().padEnd(overrides.sourceId, 'x');
       if (overrides.sourceId === null) body.sourceId = uniq().padEnd(5, 'x').slice(-5);
-      const res = await api.post('/v1/properties').send(body);
+      const res = await app.api.post('/v1/properties').send(body);
       if (ok) {
         expect(res.status).toBe(201);
       } else {
@@ -124,7 +117,7 @@ describe('property validation', () => {
 
   describe('unknown fields', () => {
     it('rejects unknown fields at every depth and names each with a pointer', async () => {
-      const res = await api
+      const res = await app.api
         .post('/v1/properties')
         .send(
           validProperty({
@@ -146,13 +139,13 @@ describe('property validation', () => {
     });
 
     it('rejects read-only fields sent on create and update', async () => {
-      const created = await api.post('/v1/properties').send(validProperty()).expect(201);
-      const res = await api
+      const created = await app.api.post('/v1/properties').send(validProperty()).expect(201);
+      const res = await app.api
         .post('/v1/properties')
         .send(validProperty({ propertyId: 'prop_x', note: 'n', pictureUrls: [] }))
         .expect(400);
       expect(pointersOf(res)).toEqual(['#/note', '#/pictureUrls', '#/propertyId']);
-      const patch = await api
+      const patch = await app.api
         .patch(`/v1/properties/${created.body.propertyId}`)
         .send({ address: 'x', location: { latitude: 1, longitude: 2, z: 0 } })
         .expect(400);

@@ -1,4 +1,4 @@
-import { ApiClient, clientFor, createAccount, startApp, TestApp, twoAccounts } from '../support/app';
+import { clientFor, createAccount, suite } from '../support/app';
 import { at } from '../support/bookings';
 import { feedEvents } from '../support/events';
 import { expectProblem } from '../support/problem';
@@ -9,37 +9,28 @@ function checklistBody(propertyId: string) {
 }
 
 describe('reminders', () => {
-  let t: TestApp;
-  let api: ApiClient;
-  let otherApi: ApiClient;
-  let property: { propertyId: string; sourceId: string };
-  let otherProperty: { propertyId: string; sourceId: string };
+  const s = suite({ property: true, otherProperty: true });
   let checklistId: string;
 
   beforeAll(async () => {
-    t = await startApp();
-    ({ api, otherApi } = await twoAccounts(t));
-    property = await createProperty(api);
-    otherProperty = await createProperty(otherApi);
-    checklistId = (await api.post('/v1/checklists').send(checklistBody(property.propertyId)).expect(201)).body.checklistId;
+    checklistId = (await s.api.post('/v1/checklists').send(checklistBody(s.property.propertyId)).expect(201)).body.checklistId;
   });
-  afterAll(() => t.close());
 
   const valid = (overrides: Record<string, unknown> = {}) => ({
     title: 'Check the boiler',
     date: '2030-01-04T10:00:00Z',
-    propertyId: property.propertyId,
+    propertyId: s.property.propertyId,
     ...overrides,
   });
-  const create = (overrides: Record<string, unknown> = {}) => api.post('/v1/reminders').send(valid(overrides));
-  const settings = (s: Record<string, unknown>) => create({ jobRequestSettings: s });
+  const create = (overrides: Record<string, unknown> = {}) => s.api.post('/v1/reminders').send(valid(overrides));
+  const settings = (jobRequestSettings: Record<string, unknown>) => create({ jobRequestSettings });
   const time = (tm: Record<string, unknown>) => settings({ time: { type: 'fixed', startTime: '2030-01-04T11:00:00Z', ...tm } });
 
   describe('POST /v1/reminders', () => {
     it('creates a reminder with every field of spec 2.5 and answers it in full', async () => {
       const res = await create({
         propertyId: undefined,
-        sourcePropertyId: property.sourceId,
+        sourcePropertyId: s.property.sourceId,
         date: '2030-01-04T12:00:00+02:00',
         sourceBookingId: 'bk-ext-1',
         sourceId: 'rem-ext-1',
@@ -76,7 +67,7 @@ describe('reminders', () => {
         'updatedAt',
       ]);
       expect(r).toMatchObject({
-        propertyId: property.propertyId,
+        propertyId: s.property.propertyId,
         title: 'Check the boiler',
         date: '2030-01-04T10:00:00.000Z',
         sourceBookingId: 'bk-ext-1',
@@ -102,7 +93,7 @@ describe('reminders', () => {
         }),
       );
       expect(r.updatedAt).toBe(r.createdAt);
-      expect((await api.get(`/v1/reminders/${r.reminderId}`).expect(200)).body).toEqual(r);
+      expect((await s.api.get(`/v1/reminders/${r.reminderId}`).expect(200)).body).toEqual(r);
     });
 
     it('the optional fields default to null, false and []', async () => {
@@ -133,8 +124,8 @@ describe('reminders', () => {
         expect(pointersOf(await create({ date }).expect(400))).toEqual(['#/date']);
       }
       expect(pointersOf(await create({ propertyId: undefined }).expect(400))).toEqual(['#/propertyId', '#/sourcePropertyId']);
-      await create({ propertyId: otherProperty.propertyId }).expect(404);
-      await create({ propertyId: undefined, sourcePropertyId: otherProperty.sourceId }).expect(404);
+      await create({ propertyId: s.otherProperty.propertyId }).expect(404);
+      await create({ propertyId: undefined, sourcePropertyId: s.otherProperty.sourceId }).expect(404);
     });
 
     it('limits, each at its bound and one past it', async () => {
@@ -184,9 +175,10 @@ describe('reminders', () => {
     });
 
     it('checklists must be the account’s, enabled, on the reminder’s property, each once', async () => {
-      const other = await createProperty(api);
-      const elsewhere = (await api.post('/v1/checklists').send(checklistBody(other.propertyId)).expect(201)).body.checklistId;
-      const foreign = (await otherApi.post('/v1/checklists').send(checklistBody(otherProperty.propertyId)).expect(201)).body.checklistId;
+      const other = await createProperty(s.api);
+      const elsewhere = (await s.api.post('/v1/checklists').send(checklistBody(other.propertyId)).expect(201)).body.checklistId;
+      const foreign = (await s.otherApi.post('/v1/checklists').send(checklistBody(s.otherProperty.propertyId)).expect(201)).body
+        .checklistId;
       const unknown = await create({ checklists: [{ checklistId }, { checklistId: 'chk_01ARZ3NDEKTSV4RRFFQ69G5FAV' }] }).expect(400);
       expect(unknown.body.errors).toEqual([{ pointer: '#/checklists/1/checklistId', detail: expect.stringContaining('was not found') }]);
       expect(pointersOf(await create({ checklists: [{ checklistId: foreign }] }).expect(400))).toEqual(['#/checklists/0/checklistId']);
@@ -199,12 +191,12 @@ describe('reminders', () => {
         detail: expect.stringContaining('belongs to property'),
       });
       expect(pointersOf(await create({ checklists: [{}] }).expect(400))).toEqual(['#/checklists/0/checklistId']);
-      const disabled = (await api.post('/v1/checklists').send(checklistBody(property.propertyId)).expect(201)).body.checklistId;
-      await api.post(`/v1/checklists/${disabled}/disable`).expect(200);
+      const disabled = (await s.api.post('/v1/checklists').send(checklistBody(s.property.propertyId)).expect(201)).body.checklistId;
+      await s.api.post(`/v1/checklists/${disabled}/disable`).expect(200);
       expectProblem(await create({ checklists: [{ checklistId: disabled }] }), 409, 'invalidState');
       const many = [];
       for (let i = 0; i < 21; i++)
-        many.push((await api.post('/v1/checklists').send(checklistBody(property.propertyId)).expect(201)).body.checklistId);
+        many.push((await s.api.post('/v1/checklists').send(checklistBody(s.property.propertyId)).expect(201)).body.checklistId);
       await create({ checklists: many.slice(0, 20).map((id) => ({ checklistId: id })) }).expect(201);
       expect(pointersOf(await create({ checklists: many.map((id) => ({ checklistId: id })) }).expect(400))).toEqual(['#/checklists']);
     });
@@ -229,7 +221,7 @@ describe('reminders', () => {
 
   describe('GET /v1/reminders', () => {
     it('lists the reminders dated in [dateFrom, dateTo), by date then id, with a cursor bound to its query', async () => {
-      const a = clientFor(t, await createAccount(t));
+      const a = clientFor(s.t, await createAccount(s.t));
       const p1 = await createProperty(a);
       const p2 = await createProperty(a);
       const make = async (day: number, propertyId: string) =>
@@ -274,36 +266,36 @@ describe('reminders', () => {
     it('validates its query', async () => {
       const from = encodeURIComponent(at(0));
       const to = encodeURIComponent(at(1));
-      expect(pointersOf(await api.get(`/v1/reminders?dateTo=${to}`).expect(400))).toEqual(['#/dateFrom']);
-      expect(pointersOf(await api.get(`/v1/reminders?dateFrom=${from}`).expect(400))).toEqual(['#/dateTo']);
-      expect(pointersOf(await api.get(`/v1/reminders?dateFrom=2030-01-01&dateTo=${to}`).expect(400))).toEqual(['#/dateFrom']);
-      expect(pointersOf(await api.get(`/v1/reminders?dateFrom=${to}&dateTo=${from}`).expect(400))).toEqual(['#/dateTo']);
-      await api.get(`/v1/reminders?dateFrom=${from}&dateTo=${to}&limit=101`).expect(400);
-      expect((await api.get(`/v1/reminders?dateFrom=${from}&dateTo=${to}&status=1`).expect(400)).body.code).toBe('objectStrict');
+      expect(pointersOf(await s.api.get(`/v1/reminders?dateTo=${to}`).expect(400))).toEqual(['#/dateFrom']);
+      expect(pointersOf(await s.api.get(`/v1/reminders?dateFrom=${from}`).expect(400))).toEqual(['#/dateTo']);
+      expect(pointersOf(await s.api.get(`/v1/reminders?dateFrom=2030-01-01&dateTo=${to}`).expect(400))).toEqual(['#/dateFrom']);
+      expect(pointersOf(await s.api.get(`/v1/reminders?dateFrom=${to}&dateTo=${from}`).expect(400))).toEqual(['#/dateTo']);
+      await s.api.get(`/v1/reminders?dateFrom=${from}&dateTo=${to}&limit=101`).expect(400);
+      expect((await s.api.get(`/v1/reminders?dateFrom=${from}&dateTo=${to}&status=1`).expect(400)).body.code).toBe('objectStrict');
     });
   });
 
   describe('GET and DELETE /v1/reminders/{reminderId}', () => {
     it('reads and deletes (204); unknown, malformed and another account’s ids are 404', async () => {
       const created = (await create().expect(201)).body;
-      expectProblem(await otherApi.get(`/v1/reminders/${created.reminderId}`), 404, 'notFound');
-      expectProblem(await otherApi.delete(`/v1/reminders/${created.reminderId}`), 404, 'notFound');
-      const listed = await otherApi
+      expectProblem(await s.otherApi.get(`/v1/reminders/${created.reminderId}`), 404, 'notFound');
+      expectProblem(await s.otherApi.delete(`/v1/reminders/${created.reminderId}`), 404, 'notFound');
+      const listed = await s.otherApi
         .get(`/v1/reminders?dateFrom=${encodeURIComponent(at(-3650))}&dateTo=${encodeURIComponent(at(3650))}`)
         .expect(200);
       expect(listed.body.data).toEqual([]);
-      expectProblem(await api.get('/v1/reminders/rem_01ARZ3NDEKTSV4RRFFQ69G5FAV'), 404, 'notFound');
-      expectProblem(await api.get('/v1/reminders/nope'), 404, 'notFound');
-      const res = await api.delete(`/v1/reminders/${created.reminderId}`).expect(204);
+      expectProblem(await s.api.get('/v1/reminders/rem_01ARZ3NDEKTSV4RRFFQ69G5FAV'), 404, 'notFound');
+      expectProblem(await s.api.get('/v1/reminders/nope'), 404, 'notFound');
+      const res = await s.api.delete(`/v1/reminders/${created.reminderId}`).expect(204);
       expect(res.text).toBe('');
-      await api.get(`/v1/reminders/${created.reminderId}`).expect(404);
-      await api.delete(`/v1/reminders/${created.reminderId}`).expect(404);
-      await api.delete(`/v1/reminders/${created.reminderId}x`).send({ a: 1 }).expect(400);
+      await s.api.get(`/v1/reminders/${created.reminderId}`).expect(404);
+      await s.api.delete(`/v1/reminders/${created.reminderId}`).expect(404);
+      await s.api.delete(`/v1/reminders/${created.reminderId}x`).send({ a: 1 }).expect(400);
     });
   });
 
   it('reminder.create and reminder.delete carry the reminder as the API returned it', async () => {
-    const a = clientFor(t, await createAccount(t));
+    const a = clientFor(s.t, await createAccount(s.t));
     const { propertyId } = await createProperty(a);
     const created = (await a.post('/v1/reminders').send(valid({ propertyId })).expect(201)).body;
     await a.delete(`/v1/reminders/${created.reminderId}`).expect(204);

@@ -9,10 +9,8 @@ import {
   verifyWebhook,
   WebhookVerificationError,
 } from '../../clients/typescript/src';
-import { createAccount, startApp, TestAccount, TestApp } from '../support/app';
-import { dropRedisPrefix } from '../support/test-env';
-import { receiverPool } from '../support/webhook-receiver';
-import { startWorker, TestWorker } from '../support/worker';
+import { TestAccount, TestApp } from '../support/app';
+import { useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
 
 /**
  * The TypeScript SDK (clients/typescript) against the running API over HTTP: its generated types on
@@ -20,38 +18,24 @@ import { startWorker, TestWorker } from '../support/worker';
  * 503 injected after the server did the work (no double create), and verifyWebhook on real deliveries
  * (v1 and the v1a extension).
  */
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-sdk`,
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-  // 250 creates in a few seconds from one key.
-  RATE_LIMIT_PER_SECOND: '10000',
-  RATE_LIMIT_BURST: '20000',
-};
+// 250 creates in a few seconds from one key.
+const ENV = webhookTestEnv('sdk', { RATE_LIMIT_PER_SECOND: '10000', RATE_LIMIT_BURST: '20000' });
 
 let seq = 0;
 const uniq = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
 
 describe('TypeScript SDK against the running API', () => {
   let t: TestApp;
-  let worker: TestWorker;
   let account: TestAccount;
   let baseUrl: string;
   let sdk: PlatformClient;
-  const { receiver, closeAll } = receiverPool();
+  const engine = useWebhookEngine(ENV);
+  const receiver = engine.receiver;
 
-  beforeAll(async () => {
-    t = await startApp(ENV);
-    worker = await startWorker(ENV);
-    account = await createAccount(t);
+  beforeAll(() => {
+    ({ t, account } = engine.started());
     baseUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     sdk = createPlatformClient({ baseUrl, apiKey: account.apiKey });
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await t?.close();
-    await closeAll();
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
   });
 
   async function newProperty(client = sdk) {

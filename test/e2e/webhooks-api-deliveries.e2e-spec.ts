@@ -1,9 +1,7 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { ApiClient, TestApp } from '../support/app';
 import { expectProblem } from '../support/problem';
-import { createSubscription, startWebhooksApi, subscriptionRow } from '../support/webhooks-api';
+import { webhooksApiSuite } from '../support/webhooks-api';
 import { waitUntil } from '../support/wait';
 
 /**
@@ -14,26 +12,16 @@ const REDIS_PREFIX = `pop-test-${process.env.TEST_RUN_ID}-webhooks-api-log`;
 const DELIVERY_ID = /^whd_[0-9A-Z]{26}$/;
 
 describe('webhook test deliveries and delivery log', () => {
-  let t: TestApp;
-  let api: ApiClient;
-  let other: ApiClient;
-  let db: DataSource;
-
-  beforeAll(async () => {
-    ({ t, api, other, db } = await startWebhooksApi(REDIS_PREFIX));
-  });
-  afterAll(() => t.close());
-
-  const create = (body: Record<string, unknown> = {}, client = api) => createSubscription(client, body);
-  const row = (id: string) => subscriptionRow(db, id);
+  const w = webhooksApiSuite(REDIS_PREFIX);
+  const { create, row } = w;
 
   describe('POST /v1/webhooks/{webhookId}/test', () => {
     it('queues a synthetic delivery shown in the log and never in the events feed', async () => {
       const s = await create({ eventFilters: ['property.create'] });
-      const res = await api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'jobRequest.completed' }).expect(202);
+      const res = await w.api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'jobRequest.completed' }).expect(202);
       expect(res.body).toEqual({ deliveryId: expect.stringMatching(DELIVERY_ID), status: 'pending' });
 
-      const log = await api.get(`/v1/webhooks/${s.id}/deliveries`).expect(200);
+      const log = await w.api.get(`/v1/webhooks/${s.id}/deliveries`).expect(200);
       expect(log.body).toEqual({
         data: [
           {
@@ -54,7 +42,7 @@ describe('webhook test deliveries and delivery log', () => {
         hasMore: false,
       });
 
-      const [delivery] = await db.query(`SELECT * FROM webhook_deliveries WHERE id = $1`, [res.body.deliveryId]);
+      const [delivery] = await w.db.query(`SELECT * FROM webhook_deliveries WHERE id = $1`, [res.body.deliveryId]);
       expect(delivery.test_payload).toEqual({
         clientRequestId: expect.any(String),
         apiRequestId: res.headers['x-request-id'],
@@ -66,28 +54,28 @@ describe('webhook test deliveries and delivery log', () => {
       });
 
       // Enqueued after commit under this file's prefix (job id `<deliveryId>.<attempt>`).
-      const queue = t.app.get<Queue>(getQueueToken('webhook-delivery'));
+      const queue = w.t.app.get<Queue>(getQueueToken('webhook-delivery'));
       const job = await waitUntil(() => queue.getJob(`${res.body.deliveryId}.0`), 5_000, 'the delivery job');
       expect(job.data).toEqual({ deliveryId: res.body.deliveryId, attempt: 0 });
 
-      const feed = await api.get('/v1/events').expect(200);
+      const feed = await w.api.get('/v1/events').expect(200);
       expect(JSON.stringify(feed.body)).not.toContain(res.body.deliveryId);
       expect(feed.body.data.filter((e: { eventName: string }) => e.eventName === 'jobRequest.completed')).toEqual([]);
     });
 
     it('takes any syntactically valid event name, matching the filters or not', async () => {
       const s = await create({ eventFilters: ['comment.new'] });
-      await api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'made.up.name9' }).expect(202);
+      await w.api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'made.up.name9' }).expect(202);
     });
 
     it('refuses a disabled subscription (409 invalidState) until it is enabled again', async () => {
       const s = await create();
-      await api.patch(`/v1/webhooks/${s.id}`).send({ enabled: false }).expect(200);
-      const problem = expectProblem(await api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'a.b' }), 409, 'invalidState');
+      await w.api.patch(`/v1/webhooks/${s.id}`).send({ enabled: false }).expect(200);
+      const problem = expectProblem(await w.api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'a.b' }), 409, 'invalidState');
       expect(problem.detail).toMatch(/is disabled; enable it/);
-      expect(await db.query(`SELECT 1 FROM webhook_deliveries WHERE subscription_id = $1`, [s.id])).toEqual([]);
-      await api.patch(`/v1/webhooks/${s.id}`).send({ enabled: true }).expect(200);
-      await api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'a.b' }).expect(202);
+      expect(await w.db.query(`SELECT 1 FROM webhook_deliveries WHERE subscription_id = $1`, [s.id])).toEqual([]);
+      await w.api.patch(`/v1/webhooks/${s.id}`).send({ enabled: true }).expect(200);
+      await w.api.post(`/v1/webhooks/${s.id}/test`).send({ eventName: 'a.b' }).expect(202);
     });
 
     it.each([
@@ -102,8 +90,8 @@ describe('webhook test deliveries and delivery log', () => {
       [{ eventName: 'a.b', results: [] }, 'objectStrict'],
     ])('rejects %j', async (body, code) => {
       const s = await create();
-      expectProblem(await api.post(`/v1/webhooks/${s.id}/test`).send(body), 400, code);
-      expect(await db.query(`SELECT 1 FROM webhook_deliveries WHERE subscription_id = $1`, [s.id])).toEqual([]);
+      expectProblem(await w.api.post(`/v1/webhooks/${s.id}/test`).send(body), 400, code);
+      expect(await w.db.query(`SELECT 1 FROM webhook_deliveries WHERE subscription_id = $1`, [s.id])).toEqual([]);
     });
   });
 
@@ -116,7 +104,7 @@ describe('webhook test deliveries and delivery log', () => {
       for (let i = 0; i < 5; i += 1) {
         ids.push(
           (
-            await api
+            await w.api
               .post(`/v1/webhooks/${s.id}/test`)
               .send({ eventName: `page.n${i}` })
               .expect(202)
@@ -132,7 +120,7 @@ describe('webhook test deliveries and delivery log', () => {
       let pages = 0;
       do {
         const query: Record<string, string | number> = { limit: 2, ...(cursor ? { cursor } : {}) };
-        const page: { body: { data: Array<{ id: string }>; nextCursor: string | null; hasMore: boolean } } = await api
+        const page: { body: { data: Array<{ id: string }>; nextCursor: string | null; hasMore: boolean } } = await w.api
           .get(`/v1/webhooks/${s.id}/deliveries`)
           .query(query)
           .expect(200);
@@ -147,25 +135,25 @@ describe('webhook test deliveries and delivery log', () => {
     });
 
     it('defaults to 50 and takes limit 1 and 100', async () => {
-      expect((await api.get(`/v1/webhooks/${s.id}/deliveries`).expect(200)).body.data).toHaveLength(5);
-      const one = await api.get(`/v1/webhooks/${s.id}/deliveries?limit=1`).expect(200);
+      expect((await w.api.get(`/v1/webhooks/${s.id}/deliveries`).expect(200)).body.data).toHaveLength(5);
+      const one = await w.api.get(`/v1/webhooks/${s.id}/deliveries?limit=1`).expect(200);
       expect(one.body).toMatchObject({ nextCursor: ids[4], hasMore: true });
-      await api.get(`/v1/webhooks/${s.id}/deliveries?limit=100`).expect(200);
+      await w.api.get(`/v1/webhooks/${s.id}/deliveries?limit=100`).expect(200);
     });
 
     it.each(['0', '101', '-1', 'abc', '1.5', ''])('rejects limit=%j', async (limit) => {
-      const problem = expectProblem(await api.get(`/v1/webhooks/${s.id}/deliveries`).query({ limit }), 400, 'validationFailed');
+      const problem = expectProblem(await w.api.get(`/v1/webhooks/${s.id}/deliveries`).query({ limit }), 400, 'validationFailed');
       expect(problem.errors).toEqual([expect.objectContaining({ pointer: '#/limit' })]);
     });
 
     it('rejects unknown query parameters', async () => {
-      expectProblem(await api.get(`/v1/webhooks/${s.id}/deliveries?after=${ids[0]}`), 400, 'objectStrict');
+      expectProblem(await w.api.get(`/v1/webhooks/${s.id}/deliveries?after=${ids[0]}`), 400, 'objectStrict');
     });
 
     it.each(['garbage', 'whd_01ARZ3NDEKTSV4RRFFQ69G5FAV', "' OR 1=1 --", 'whd_\u0000', 'x'.repeat(600)])(
       'rejects the unknown cursor %j',
       async (cursor) => {
-        const res = await api.get(`/v1/webhooks/${s.id}/deliveries`).query({ cursor });
+        const res = await w.api.get(`/v1/webhooks/${s.id}/deliveries`).query({ cursor });
         const code = cursor.length > 512 ? 'validationFailed' : 'invalidCursor';
         const problem = expectProblem(res, 400, code);
         if (code === 'invalidCursor') expect(problem.detail).toMatch(/restart the listing without it/);
@@ -174,11 +162,11 @@ describe('webhook test deliveries and delivery log', () => {
 
     it('rejects a delivery of another subscription as cursor', async () => {
       const sibling = await create();
-      const foreign = (await api.post(`/v1/webhooks/${sibling.id}/test`).send({ eventName: 'x.y' }).expect(202)).body.deliveryId;
-      expectProblem(await api.get(`/v1/webhooks/${s.id}/deliveries`).query({ cursor: foreign }), 400, 'invalidCursor');
-      const stranger = await create({}, other);
-      const theirs = (await other.post(`/v1/webhooks/${stranger.id}/test`).send({ eventName: 'x.y' }).expect(202)).body.deliveryId;
-      expectProblem(await api.get(`/v1/webhooks/${s.id}/deliveries`).query({ cursor: theirs }), 400, 'invalidCursor');
+      const foreign = (await w.api.post(`/v1/webhooks/${sibling.id}/test`).send({ eventName: 'x.y' }).expect(202)).body.deliveryId;
+      expectProblem(await w.api.get(`/v1/webhooks/${s.id}/deliveries`).query({ cursor: foreign }), 400, 'invalidCursor');
+      const stranger = await create({}, w.otherApi);
+      const theirs = (await w.otherApi.post(`/v1/webhooks/${stranger.id}/test`).send({ eventName: 'x.y' }).expect(202)).body.deliveryId;
+      expectProblem(await w.api.get(`/v1/webhooks/${s.id}/deliveries`).query({ cursor: theirs }), 400, 'invalidCursor');
     });
   });
 });

@@ -4,20 +4,14 @@ import { ApiClient, TestAccount, TestApp } from '../support/app';
 import { waitUntil } from '../support/wait';
 import { deliveriesOf, publishEvent, subscribe, subscriptionOf, waitForFinalDeliveries } from '../support/webhooks';
 import { subscriptionRow } from '../support/webhooks-api';
-import { useWebhookEngine } from '../support/webhook-engine';
+import { QUICK_RETRIES, useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
 
 /**
  * Receivers that say slow down or that they are gone (issue 13, an extension of the spec): Retry-After
  * on 429/503 sets the next delay (clamped between the schedule and an hour) and counts towards
  * auto-disable once per window; 410 Gone disables the subscription at once.
  */
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-backpressure`,
-  WEBHOOK_RETRY_BASE_MS: '100',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-};
+const ENV = webhookTestEnv('backpressure', QUICK_RETRIES);
 
 describe('webhook back-pressure and gone receivers', () => {
   let t: TestApp;

@@ -2,14 +2,12 @@ import { DataSource } from 'typeorm';
 import { EventsService } from '../../src/modules/events/events.service';
 import { WebhookSweepService } from '../../src/modules/webhooks/maintenance/webhook-sweep.service';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
-import { clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { ApiClient, TestAccount, TestApp } from '../support/app';
 import { publishUnchecked } from '../support/events';
-import { dropRedisPrefix } from '../support/test-env';
 import { sleep, waitUntil } from '../support/wait';
-import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { useWebhookApi, webhookTestEnv } from '../support/webhook-engine';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { subscribe } from '../support/webhooks';
-import { startWorker, TestWorker } from '../support/worker';
-import { spawnWorkerProcess, WorkerProcess } from '../support/worker-process';
 
 /**
  * A worker process SIGKILLed in the middle of a subscription's batch (issue 23): nothing is lost (every
@@ -17,13 +15,7 @@ import { spawnWorkerProcess, WorkerProcess } from '../support/worker-process';
  * nothing is POSTed twice beyond the attempts it had in flight (no attempt number twice for a delivery).
  */
 const CONCURRENCY = 4;
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-batches-kill`,
-  WEBHOOK_TIMEOUT_MS: '5000',
-  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: String(CONCURRENCY),
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-};
+const ENV = webhookTestEnv('batches-kill', { WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: String(CONCURRENCY) });
 const EVENTS = 60;
 const ANSWER_AFTER_MS = 200;
 
@@ -31,23 +23,12 @@ describe('a worker killed mid-batch', () => {
   let t: TestApp;
   let db: DataSource;
   let account: TestAccount;
+  let api: ApiClient;
   let r: WebhookReceiver;
-  let doomed: WorkerProcess | undefined;
-  let worker: TestWorker | undefined;
-
+  const app = useWebhookApi(ENV);
   beforeAll(async () => {
-    t = await startApp(ENV);
-    db = t.app.get(DataSource);
-    account = await createAccount(t);
-    r = await startReceiver();
-  });
-  afterAll(async () => {
-    if (doomed && doomed.child.exitCode === null && doomed.child.signalCode === null) doomed.child.kill('SIGKILL');
-    await doomed?.exited;
-    await worker?.close();
-    await t?.close();
-    await r?.close();
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
+    ({ t, db, account, api } = app.started());
+    r = await app.receiver();
   });
 
   it('loses nothing and POSTs nothing twice beyond the attempts in flight', async () => {
@@ -58,8 +39,8 @@ describe('a worker killed mid-batch', () => {
       inFlight--;
       return { status: 204 };
     });
-    const sub = await subscribe(clientFor(t, account), `${r.url}/killed-batch`, ['kill.batch']);
-    doomed = await spawnWorkerProcess(ENV, 60_000);
+    const sub = await subscribe(api, `${r.url}/killed-batch`, ['kill.batch']);
+    const doomed = await app.workerProcess({}, 60_000);
     // One transaction: the deliveries are due together, claimed by the doomed worker's batches.
     const ctx = { accountId: account.accountId, requestId: 'req_kill_batch', clientRequestId: 'client_kill_batch' };
     await t.app.get(UnitOfWork).run(ctx, async (tx) => {
@@ -75,7 +56,7 @@ describe('a worker killed mid-batch', () => {
     expect(r.requests.length).toBeLessThan(EVENTS);
 
     // Another worker; the sweep (scoped to this account, as the scheduler would run it) recovers the claims once they run out.
-    worker = await startWorker(ENV);
+    const worker = await app.worker();
     const sweeper = worker.ctx.get(WebhookSweepService);
     await waitUntil(
       async () => {

@@ -5,18 +5,13 @@ import { publishUnchecked } from '../support/events';
 import { expectProblem } from '../support/problem';
 import { waitUntil } from '../support/wait';
 import { subscribe, subscriptionOf } from '../support/webhooks';
-import { useWebhookEngine } from '../support/webhook-engine';
+import { useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
 
 /**
  * Pacing per endpoint (issue 23, an extension of the spec): `rateLimitPerSecond` caps the attempts started
  * per second to a subscription across workers, without delaying the others; its deliveries wait, none fails.
  */
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-pacing`,
-  WEBHOOK_TIMEOUT_MS: '5000',
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-};
+const ENV = webhookTestEnv('pacing', { WEBHOOK_TIMEOUT_MS: '5000' });
 const RATE = 10;
 const WINDOW_MS = 10_000;
 

@@ -7,7 +7,7 @@ import { subscriptionRow } from '../support/webhooks-api';
 import { ReceivedRequest } from '../support/webhook-receiver';
 import { subscribe, waitForFinalDeliveries } from '../support/webhooks';
 import { waitUntil } from '../support/wait';
-import { useWebhookEngine } from '../support/webhook-engine';
+import { useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
 
 /**
  * The engine's batches (issue 23): a subscription's due attempts are claimed together, POSTed within its
@@ -16,13 +16,7 @@ import { useWebhookEngine } from '../support/webhook-engine';
  */
 // Long enough for a loaded machine (the receivers share the test process), short enough for the time-out case.
 const WEBHOOK_TIMEOUT_MS = 10_000;
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-batches`,
-  WEBHOOK_RETRY_BASE_MS: '100',
-  WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-};
+const ENV = webhookTestEnv('batches', { WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS) });
 
 describe('webhook batches', () => {
   let t: TestApp;

@@ -5,20 +5,14 @@ import { ApiClient, clientFor, createAccount, TestAccount, TestApp } from '../su
 import { startReceiver } from '../support/webhook-receiver';
 import { publishEvent, subscribe, waitForFinalDeliveries } from '../support/webhooks';
 import { TestWorker } from '../support/worker';
-import { useWebhookEngine } from '../support/webhook-engine';
+import { QUICK_RETRIES, useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
 
 /**
  * The delivery log that explains (issue 13, an extension of the spec): every attempt's status, resolved
  * address, timings and, when there was no usable answer, its error class, one for each cause; the
  * single-delivery route; response snippets dropped after 7 days.
  */
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-delivery-log`,
-  WEBHOOK_RETRY_BASE_MS: '100',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-};
+const ENV = webhookTestEnv('delivery-log', QUICK_RETRIES);
 
 describe('webhook delivery log', () => {
   let t: TestApp;

@@ -3,7 +3,8 @@ import { NestContainer } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { WebhookDeliveryProcessor } from '../../src/modules/webhooks/delivery/webhook-delivery.processor';
 import { LOST_ATTEMPT_MESSAGE } from '../../src/modules/webhooks/delivery/webhook-delivery.rules';
-import { WebhookDeliveryService } from '../../src/modules/webhooks/delivery/webhook-delivery.service';
+import { CLAIM_LEASE_MS, WebhookDeliveryService } from '../../src/modules/webhooks/delivery/webhook-delivery.service';
+import { WebhookEnvelopeSources } from '../../src/modules/webhooks/delivery/webhook-envelope-sources';
 import { WebhookAttemptsRepository } from '../../src/modules/webhooks/webhook-attempts.repository';
 import { WebhookDispatchService } from '../../src/modules/webhooks/dispatch/webhook-dispatch.service';
 import { WebhookMaintenanceSchedule } from '../../src/modules/webhooks/maintenance/webhook-maintenance.schedule';
@@ -13,9 +14,8 @@ import { WebhookRetentionService } from '../../src/modules/webhooks/maintenance/
 import { WebhookSweepService } from '../../src/modules/webhooks/maintenance/webhook-sweep.service';
 import { newId, newIdAt } from '../../src/platform/ids/ids';
 import { Scheduler } from '../../src/platform/scheduling/scheduler';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
-import { dropRedisPrefix } from '../support/test-env';
-import { receiverPool } from '../support/webhook-receiver';
+import { ApiClient, clientFor, createAccount, TestAccount, TestApp } from '../support/app';
+import { QUICK_RETRIES, useWebhookApi, webhookTestEnv } from '../support/webhook-engine';
 import { waitUntil } from '../support/wait';
 import { deliveriesOf, publishEvent, subscribe, waitForFinalDeliveries } from '../support/webhooks';
 import { subscriptionRow } from '../support/webhooks-api';
@@ -26,16 +26,10 @@ import { startWorker, TestWorker } from '../support/worker';
  * across a worker restart mid-retry, URL rules re-checked at delivery, retention. Each test starts the
  * worker(s) it needs on this file's own Redis prefix.
  */
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-delivery-recovery`,
-  WEBHOOK_RETRY_BASE_MS: '100',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  // The scheduled sweep and retention scan the whole database, which other test files share: they are
-  // off, and the tests call the services scoped to this file's accounts (the scheduled runs are tested
-  // on a private database and Redis in webhooks-redis-loss.e2e-spec.ts).
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-};
+// The scheduled sweep and retention scan the whole database, which other test files share: they are
+// off, and the tests call the services scoped to this file's accounts (the scheduled runs are tested
+// on a private database and Redis in webhooks-redis-loss.e2e-spec.ts).
+const ENV = webhookTestEnv('delivery-recovery', QUICK_RETRIES);
 
 describe('webhook delivery recovery', () => {
   let t: TestApp;
@@ -43,7 +37,8 @@ describe('webhook delivery recovery', () => {
   let account: TestAccount;
   let api: ApiClient;
   let worker: TestWorker | undefined;
-  const { receiver, closeAll: closeReceivers } = receiverPool();
+  const app = useWebhookApi(ENV);
+  const receiver = app.receiver;
 
   async function insertEvent(
     accountId: string,
@@ -60,20 +55,10 @@ describe('webhook delivery recovery', () => {
     return id;
   }
 
-  beforeAll(async () => {
-    t = await startApp(ENV);
-    db = t.app.get(DataSource);
-    account = await createAccount(t);
-    api = clientFor(t, account);
-  });
+  beforeAll(() => ({ t, db, account, api } = app.started()));
   afterEach(async () => {
     await worker?.close();
     worker = undefined;
-  });
-  afterAll(async () => {
-    await t?.close();
-    await closeReceivers();
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
   });
 
   it('the API process loads no processors, nor the periodic tasks', () => {
@@ -214,6 +199,40 @@ describe('webhook delivery recovery', () => {
     });
     expect(row.attempts[1]).toMatchObject({ responseCode: 200, errorMessage: null });
     expect((await subscriptionRow(db, sub.id)).consecutive_failures).toBe(0);
+  });
+
+  it('gives a batch claim back when loading its events fails (the database gone between the two statements): sent once, never held', async () => {
+    worker = await startWorker(ENV);
+    // The batch's claim commits, then its event query fails, as when PostgreSQL stops between the two.
+    const envelopes = worker.ctx.get(WebhookEnvelopeSources);
+    jest.spyOn(envelopes, 'of').mockRejectedValueOnce(new Error('injected: terminating connection due to administrator command'));
+    const own = await createAccount(t);
+    const client = clientFor(t, own);
+    const r = await receiver();
+    const sub = await subscribe(client, `${r.url}/claim-then-fail`);
+    await publishEvent(t, own.accountId, 'property.create');
+    // The sweep runs meanwhile (a claim held and renewed for ever is what it could never recover), past two claim leases.
+    const sweeper = worker.ctx.get(WebhookSweepService);
+    const row = await waitUntil(
+      async () => {
+        await sweeper.sweep({ accountIds: [own.accountId] });
+        const [delivery] = await deliveriesOf(client, sub.id);
+        return delivery?.status === 'delivered' ? delivery : undefined;
+      },
+      CLAIM_LEASE_MS * 2 + 5_000,
+      'the delivery whose batch failed after its claim to be delivered',
+      250,
+    ).catch(async (error: Error) => {
+      const rows = await db.query(
+        `SELECT status, attempt_count, next_retry_at, in_flight_since, in_flight_until FROM webhook_deliveries WHERE subscription_id = $1`,
+        [sub.id],
+      );
+      throw new Error(`${error.message}; rows: ${JSON.stringify(rows)}`);
+    });
+    expect(envelopes.of).toHaveBeenCalled();
+    // Given back unsent: its one attempt is the first, no lost attempt recorded in between.
+    expect(row).toMatchObject({ status: 'delivered', attemptCount: 1 });
+    expect(r.requests.map((q) => q.headers['webhook-retry-count'])).toEqual(['0']);
   });
 
   it('sends an attempt once however many runs of its job start together', async () => {

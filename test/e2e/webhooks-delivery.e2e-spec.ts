@@ -8,7 +8,8 @@ import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } f
 import { validProperty } from '../support/properties';
 import { dropRedisPrefix } from '../support/test-env';
 import { waitUntil } from '../support/wait';
-import { receiverPool, WebhookReceiver } from '../support/webhook-receiver';
+import { QUICK_RETRIES, useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { deliveriesOf, publishEvent, subscribe, subscriptionOf, verifyWithLibrary, waitForFinalDeliveries } from '../support/webhooks';
 import { subscriptionRow } from '../support/webhooks-api';
 import { startWorker, TestWorker } from '../support/worker';
@@ -18,16 +19,8 @@ import { startWorker, TestWorker } from '../support/worker';
  * events published through a unit of work, a loopback receiver. Recovery paths (sweep, restart,
  * delivery-time URL rules, retention) are in webhooks-delivery-recovery.e2e-spec.ts.
  */
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-delivery`,
-  WEBHOOK_RETRY_BASE_MS: '100',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  // The sweep and retention scan the whole database, which other test files share: off here
-  // (webhooks-delivery-recovery.e2e-spec.ts runs them scoped to its own accounts).
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '2',
-};
+// The sweep and retention are off (webhooks-delivery-recovery.e2e-spec.ts runs them scoped to its own accounts).
+const ENV = webhookTestEnv('delivery', { ...QUICK_RETRIES, WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '2' });
 const ENVELOPE_KEYS = ['clientRequestId', 'apiRequestId', 'targetAccountId', 'createdAt', 'eventName', 'results', 'notifiedAt'];
 
 describe('webhook delivery', () => {
@@ -35,7 +28,9 @@ describe('webhook delivery', () => {
   let worker: TestWorker;
   let account: TestAccount;
   let api: ApiClient;
-  const { receiver, closeAll: closeReceivers } = receiverPool();
+  const engine = useWebhookEngine(ENV);
+  const receiver = engine.receiver;
+  beforeAll(() => ({ t, worker, account, api } = engine.started()));
 
   /** Until the event is dispatched (its delivery rows, if any, exist). */
   function waitForDispatch(eventId: string) {
@@ -48,19 +43,6 @@ describe('webhook delivery', () => {
       `event ${eventId} dispatched`,
     );
   }
-
-  beforeAll(async () => {
-    t = await startApp(ENV);
-    worker = await startWorker(ENV);
-    account = await createAccount(t);
-    api = clientFor(t, account);
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await t?.close();
-    await closeReceivers();
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
-  });
 
   it('POSTs the event with exactly the spec headers, the envelope and a signature standardwebhooks verifies', async () => {
     const r = await receiver();

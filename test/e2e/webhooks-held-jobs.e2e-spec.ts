@@ -2,11 +2,11 @@ import { DataSource } from 'typeorm';
 import { WebhookSweepService } from '../../src/modules/webhooks/maintenance/webhook-sweep.service';
 import { deliveryJobId, WEBHOOK_DELIVERY_QUEUE, WebhookQueue } from '../../src/modules/webhooks/webhook-queue.service';
 import { newId } from '../../src/platform/ids/ids';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { ApiClient, TestAccount, TestApp } from '../support/app';
 import { finishJobAndKeepIt, holdNextJobInKilledProcess, QueueTarget } from '../support/queue-jobs';
-import { dropRedisPrefix } from '../support/test-env';
 import { waitUntil } from '../support/wait';
-import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { useWebhookApi, webhookTestEnv } from '../support/webhook-engine';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { subscribe, waitForFinalDeliveries } from '../support/webhooks';
 import { startWorker, TestWorker } from '../support/worker';
 
@@ -17,12 +17,7 @@ import { startWorker, TestWorker } from '../support/worker';
  * file's account, like webhooks-delivery-recovery.e2e-spec.ts; every wait polls the receiver.
  */
 const WEBHOOK_TIMEOUT_MS = 1_000;
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-held-jobs`,
-  WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-};
+const ENV = webhookTestEnv('held-jobs', { WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS) });
 /** The delivery worker's BullMQ lock (WebhookDeliveryProcessor): a dead worker's job keeps its id this long. */
 const WORKER_LOCK_MS = WEBHOOK_TIMEOUT_MS + 30_000;
 /**
@@ -40,22 +35,15 @@ describe('webhook attempts whose queue job is held', () => {
   let worker: TestWorker | undefined;
   let target: QueueTarget;
 
+  const app = useWebhookApi(ENV);
   beforeAll(async () => {
-    t = await startApp(ENV);
-    db = t.app.get(DataSource);
-    account = await createAccount(t);
-    api = clientFor(t, account);
-    r = await startReceiver();
+    ({ t, db, account, api } = app.started());
+    r = await app.receiver();
     target = { redisUrl: t.config.redisUrl, prefix: ENV.REDIS_PREFIX, queueName: WEBHOOK_DELIVERY_QUEUE };
   });
   afterEach(async () => {
     await worker?.close();
     worker = undefined;
-  });
-  afterAll(async () => {
-    await t?.close();
-    await r?.close();
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
   });
 
   /** A committed pending delivery due a minute ago, whose first attempt nobody claimed; no job added. */

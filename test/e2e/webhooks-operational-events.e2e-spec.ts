@@ -2,20 +2,14 @@ import { ApiClient, clientFor, createAccount, TestAccount, TestApp } from '../su
 import { feedEvents } from '../support/events';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { publishEvent, subscribe, subscriptionOf, waitForFinalDeliveries } from '../support/webhooks';
-import { useWebhookEngine } from '../support/webhook-engine';
+import { QUICK_RETRIES, useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
 
 /**
  * Operational events (issue 13, an extension of the spec): webhook.disabled (reason, last failures) and
  * webhook.recovered reach the account's feed and its other subscriptions, never the subscription they
  * are about.
  */
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-operational`,
-  WEBHOOK_RETRY_BASE_MS: '100',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-};
+const ENV = webhookTestEnv('operational', QUICK_RETRIES);
 
 describe('webhook operational events', () => {
   let t: TestApp;

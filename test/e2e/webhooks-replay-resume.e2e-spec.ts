@@ -1,12 +1,10 @@
 import { DataSource } from 'typeorm';
 import { WebhookSweepService } from '../../src/modules/webhooks/maintenance/webhook-sweep.service';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
-import { dropRedisPrefix } from '../support/test-env';
+import { ApiClient, TestAccount, TestApp } from '../support/app';
 import { waitUntil } from '../support/wait';
-import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { QUICK_RETRIES, useWebhookApi, webhookTestEnv } from '../support/webhook-engine';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { deliveriesOf, publishEvent, subscribe } from '../support/webhooks';
-import { spawnWorkerProcess, WorkerProcess } from '../support/worker-process';
-import { startWorker, TestWorker } from '../support/worker';
 
 /**
  * A replay resumes after its worker is killed (SIGKILL, mid-run) and emits each delivery once, to
@@ -14,14 +12,7 @@ import { startWorker, TestWorker } from '../support/worker';
  * cursor moves in the transaction that opens a batch's deliveries, and the resumed run first sends what
  * the killed one opened and had not sent (issue 13, an extension of the spec).
  */
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-replay-resume`,
-  WEBHOOK_RETRY_BASE_MS: '100',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-  WEBHOOK_REPLAY_RATE_PER_SECOND: '4',
-};
+const ENV = webhookTestEnv('replay-resume', { ...QUICK_RETRIES, WEBHOOK_REPLAY_RATE_PER_SECOND: '4' });
 const EVENTS = 16;
 
 describe('webhook replay resumed after a worker kill', () => {
@@ -30,22 +21,10 @@ describe('webhook replay resumed after a worker kill', () => {
   let account: TestAccount;
   let api: ApiClient;
   let r: WebhookReceiver;
-  let doomed: WorkerProcess | undefined;
-  let worker: TestWorker | undefined;
-
+  const app = useWebhookApi(ENV);
   beforeAll(async () => {
-    t = await startApp(ENV);
-    db = t.app.get(DataSource);
-    account = await createAccount(t);
-    api = clientFor(t, account);
-    r = await startReceiver();
-  });
-  afterAll(async () => {
-    if (doomed && doomed.child.exitCode === null && doomed.child.signalCode === null) doomed.child.kill('SIGKILL');
-    await worker?.close();
-    await t?.close();
-    await r?.close();
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
+    ({ t, db, account, api } = app.started());
+    r = await app.receiver();
   });
 
   it('delivers every event of the window once after the replaying worker is killed mid-run', async () => {
@@ -54,7 +33,7 @@ describe('webhook replay resumed after a worker kill', () => {
     r.respondWith(() => ({ status: 500 }));
     const sub = await subscribe(api, `${r.url}/resume`, ['property.*'], 1);
     const since = new Date(Date.now() - 1000).toISOString();
-    worker = await startWorker(ENV);
+    const outageWorker = await app.worker();
     const events: Array<{ id: string }> = [];
     for (let i = 0; i < EVENTS; i++) events.push(await publishEvent(t, account.accountId, 'property.create'));
     await waitUntil(
@@ -69,14 +48,13 @@ describe('webhook replay resumed after a worker kill', () => {
       30_000,
       'the outage to settle',
     );
-    await worker.close();
-    worker = undefined;
+    await outageWorker.close();
     await api.patch(`/v1/webhooks/${sub.id}`).send({ enabled: true }).expect(200);
     const outage = r.requests.length;
     r.respondWith(() => ({ status: 204 }));
 
     // A worker process runs the replay (4 a second) and is killed a few deliveries in.
-    doomed = await spawnWorkerProcess(ENV);
+    const doomed = await app.workerProcess();
     const started = await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since, onlyFailed: true }).expect(202);
     expect(started.body.total).toBe(EVENTS);
     await r.waitFor(outage + 4, 20_000);
@@ -86,7 +64,7 @@ describe('webhook replay resumed after a worker kill', () => {
     expect(beforeResume).toBeLessThan(EVENTS);
 
     // Another worker takes the stalled replay job over (and its sweep settles an attempt the kill cut short).
-    worker = await startWorker(ENV);
+    const worker = await app.worker();
     const sweep = worker.ctx.get(WebhookSweepService);
     const done = await waitUntil(
       async () => {

@@ -7,7 +7,7 @@ import { expectProblem } from '../support/problem';
 import { waitUntil } from '../support/wait';
 import { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
 import { deliveriesOf, publishEvent, subscribe, waitForFinalDeliveries } from '../support/webhooks';
-import { useWebhookEngine } from '../support/webhook-engine';
+import { QUICK_RETRIES, useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
 
 /**
  * Replay and single-delivery retry (issue 13, an extension of the spec): a window replayed after a
@@ -16,14 +16,7 @@ import { useWebhookEngine } from '../support/webhook-engine';
  * The resume after a worker kill is in webhooks-replay-resume.e2e-spec.ts.
  */
 const RATE = 10;
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-replay`,
-  WEBHOOK_RETRY_BASE_MS: '100',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-  WEBHOOK_REPLAY_RATE_PER_SECOND: String(RATE),
-};
+const ENV = webhookTestEnv('replay', { ...QUICK_RETRIES, WEBHOOK_REPLAY_RATE_PER_SECOND: String(RATE) });
 
 describe('webhook replay and retry', () => {
   let t: TestApp;
@@ -208,6 +201,25 @@ describe('webhook replay and retry', () => {
       'the retried attempt recorded',
     );
     expect((await api.get(replayPath).expect(200)).body).toMatchObject({ total: 2, done: 2, delivered: 1, failed: 0 });
+  });
+
+  it('counts and replays events committed while an older transaction is still open (the feed waits behind it; a replay does not)', async () => {
+    // An open transaction holding a transaction id: the feed's horizon (pg_snapshot_xmin) stays behind it.
+    const older = db.createQueryRunner();
+    await older.startTransaction();
+    try {
+      await older.query('SELECT pg_current_xact_id()');
+      const { api, sub, since } = await afterOutage(2);
+      expect((await api.get('/v1/events').expect(200)).body.data).toEqual([]);
+
+      const dry = await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since, onlyFailed: true, dryRun: true }).expect(202);
+      expect(dry.body).toEqual({ dryRun: true, total: 2 });
+      const started = await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since, onlyFailed: true }).expect(202);
+      expect(await waitForReplay(api, sub.id, started.body.id)).toMatchObject({ total: 2, done: 2 });
+    } finally {
+      await older.rollbackTransaction();
+      await older.release();
+    }
   });
 
   it('a retry racing the deletion of its subscription (or of the delivery) answers 404, not 409; an attempt taking it meanwhile stays a 409', async () => {

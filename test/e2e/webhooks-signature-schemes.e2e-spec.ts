@@ -1,45 +1,26 @@
 import { DataSource } from 'typeorm';
-import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
+import { ApiClient, clientFor, createAccount, TestApp } from '../support/app';
 import { expectProblem } from '../support/problem';
 import { validProperty } from '../support/properties';
-import { dropRedisPrefix } from '../support/test-env';
-import { receiverPool, ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
+import { useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
+import { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
 import { signatureValues, subscriptionOf, v1Signature, verifiesV1a } from '../support/webhooks';
 import { createSubscription, hookUrl, openStored, subscriptionRow } from '../support/webhooks-api';
-import { startWorker, TestWorker } from '../support/worker';
 
 /**
  * Asymmetric signatures (extension, docs/webhooks.md): a subscription with signatureSchemes
  * ["v1", "v1a"] gets ed25519 signatures beside the spec's HMAC ones, verified here with node:crypto
  * alone on real deliveries to a loopback receiver; rotation and PATCH switch the keys.
  */
-const ENV = {
-  REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-sigschemes`,
-  WEBHOOK_RETRY_BASE_MS: '100',
-  WEBHOOK_SWEEP_INTERVAL_MS: '0',
-  WEBHOOK_RETENTION_INTERVAL_MS: '0',
-};
+const ENV = webhookTestEnv('sigschemes', { WEBHOOK_RETRY_BASE_MS: '100' });
 const PUBLIC_KEY = /^whpk_[A-Za-z0-9+/]{43}=$/;
 
 describe('webhook signature schemes (v1a extension)', () => {
   let t: TestApp;
-  let worker: TestWorker;
-  let account: TestAccount;
   let api: ApiClient;
-  const { receiver, closeAll } = receiverPool();
-
-  beforeAll(async () => {
-    t = await startApp(ENV);
-    worker = await startWorker(ENV);
-    account = await createAccount(t);
-    api = clientFor(t, account);
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await t?.close();
-    await closeAll();
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
-  });
+  const engine = useWebhookEngine(ENV);
+  const receiver = engine.receiver;
+  beforeAll(() => ({ t, api } = engine.started()));
 
   /** One test delivery through the API, as the receiver got it. */
   async function testDelivery(r: WebhookReceiver, subscriptionId: string): Promise<ReceivedRequest> {

@@ -66,9 +66,7 @@ export async function twoAccounts(app: TestApp): Promise<TwoAccounts> {
 }
 
 /** A suite's app and two accounts (TwoAccounts), and their properties when asked for. */
-export interface Suite extends TwoAccounts {
-  t: TestApp;
-  db: DataSource;
+export interface Suite extends TwoAccounts, AppSuite {
   /** The first account's property (`property` option). */
   property: PropertyResponse;
   /** The second account's property (`otherProperty` option). */
@@ -83,20 +81,36 @@ export interface SuiteOptions {
   otherProperty?: boolean;
 }
 
+/** A suite's app and its database, for suites that create their own accounts (appSuite). */
+export interface AppSuite {
+  t: TestApp;
+  db: DataSource;
+}
+
 /**
- * The scaffolding most suites share, as hooks of the calling describe: the app starts and two accounts
- * (and, when asked, a property each) are created before its tests, and the app closes after them.
- * Read the fields inside tests and hooks (they are set once the beforeAll has run): `s.api.get(…)`.
+ * The app as hooks of the calling describe: started before its tests (with `env` overrides), closed after
+ * them. Read the fields inside tests and hooks (they are set once the beforeAll has run): `s.t`, `s.db`.
+ */
+export function appSuite<S extends AppSuite = AppSuite>(env?: Record<string, string>, more?: (s: S) => Promise<void>): S {
+  const s = {} as S;
+  beforeAll(async () => {
+    const t = await startApp(env);
+    Object.assign(s, { t, db: t.app.get(DataSource) });
+    await more?.(s);
+  });
+  afterAll(() => s.t?.close());
+  return s;
+}
+
+/**
+ * The scaffolding most suites share: appSuite, and two accounts (and, when asked, a property each)
+ * created before its tests. `s.api.get(…)` inside tests and hooks.
  */
 export function suite(options: SuiteOptions = {}): Suite {
-  const s = {} as Suite;
-  beforeAll(async () => {
-    const t = await startApp(options.env);
-    Object.assign(s, { t, db: t.app.get(DataSource) }, await twoAccounts(t));
+  return appSuite<Suite>(options.env, async (s) => {
+    Object.assign(s, await twoAccounts(s.t));
     const propertyOverrides = typeof options.property === 'object' ? options.property : {};
     if (options.property) s.property = await createProperty(s.api, propertyOverrides);
     if (options.otherProperty) s.otherProperty = await createProperty(s.otherApi);
   });
-  afterAll(() => s.t?.close());
-  return s;
 }

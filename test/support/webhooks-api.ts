@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/config';
 import { openSecret } from '../../src/platform/secrets/secret-box.rules';
-import { ApiClient, clientFor, createAccount, startApp, TestApp } from './app';
+import { ApiClient, suite, Suite } from './app';
 
 /**
  * Setup shared by the webhook subscriptions API tests. No worker runs there: test deliveries
@@ -15,20 +15,19 @@ export function hookUrl(): string {
   return `https://localhost/hooks/${Date.now()}-${seq}`;
 }
 
-export interface WebhooksApiSetup {
-  t: TestApp;
-  /** The account under test. */
-  api: ApiClient;
-  /** Another account, for isolation checks. */
-  other: ApiClient;
-  db: DataSource;
+/** The app with two accounts (`suite`), in the file's own Redis prefix, and the subscription helpers bound to them. */
+export interface WebhooksApiSuite extends Suite {
+  /** createSubscription as the first account, or as `client`. */
+  create(body?: Record<string, unknown>, client?: ApiClient): Promise<Record<string, any>>;
+  /** subscriptionRow in the suite's database. */
+  row(id: string): Promise<Record<string, any>>;
 }
 
-export async function startWebhooksApi(redisPrefix: string): Promise<WebhooksApiSetup> {
-  const t = await startApp({ REDIS_PREFIX: redisPrefix });
-  const api = clientFor(t, await createAccount(t));
-  const other = clientFor(t, await createAccount(t));
-  return { t, api, other, db: t.app.get(DataSource) };
+export function webhooksApiSuite(redisPrefix: string): WebhooksApiSuite {
+  const s = suite({ env: { REDIS_PREFIX: redisPrefix } }) as WebhooksApiSuite;
+  s.create = (body = {}, client = s.api) => createSubscription(client, body);
+  s.row = (id) => subscriptionRow(s.db, id);
+  return s;
 }
 
 /** POST /v1/webhooks with a fresh URL and every event, overridden by `body`; returns the 201 body. */

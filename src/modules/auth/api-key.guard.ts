@@ -7,6 +7,7 @@ import { failedAuthLimitError, keyLimitError } from '../../platform/http/rate-li
 import { clientAddressKey, KeyDecision, rateLimitHeaders } from '../../platform/http/rate-limit.rules';
 import { RateLimiter } from '../../platform/http/rate-limit.service';
 import { ApiRequest } from '../../platform/http/request-context';
+import { RouteFlag } from '../../platform/http/route-flag';
 import { InvalidApiKeyError, LegacyKeyRequiredError, SubscriptionInactiveError } from './auth.errors';
 import { BEARER_KEY_ACCEPTED } from './bearer-key.decorator';
 import { LEGACY_KEY_REQUIRED } from './legacy-key.decorator';
@@ -26,10 +27,9 @@ import { AuthService, KeyRecord } from './auth.service';
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  /** Handlers never change at run time, so whether each is public is read once. */
-  private readonly publicHandlers = new WeakMap<object, boolean>();
-  private readonly legacyHandlers = new WeakMap<object, boolean>();
-  private readonly bearerHandlers = new WeakMap<object, boolean>();
+  private readonly publicRoute = new RouteFlag(IS_PUBLIC);
+  private readonly legacyRoute = new RouteFlag(LEGACY_KEY_REQUIRED);
+  private readonly bearerRoute = new RouteFlag(BEARER_KEY_ACCEPTED);
 
   constructor(
     private readonly reflector: Reflector,
@@ -44,8 +44,7 @@ export class ApiKeyGuard implements CanActivate {
     const req = http.getRequest<ApiRequest>();
     // x-api-key first; the MCP endpoint also reads `Authorization: Bearer` (what MCP clients send).
     const presented =
-      req.headers['x-api-key'] ??
-      (this.flag(BEARER_KEY_ACCEPTED, this.bearerHandlers, context) ? bearerKeyOf(req.headers.authorization) : undefined);
+      req.headers['x-api-key'] ?? (this.bearerRoute.of(this.reflector, context) ? bearerKeyOf(req.headers.authorization) : undefined);
     if (!looksLikeApiKey(presented)) return this.refuse(clientAddressKey(req.ip));
 
     const keyHash = hashApiKey(presented);
@@ -92,21 +91,10 @@ export class ApiKeyGuard implements CanActivate {
 
   /** Routes marked @LegacyKeyRequired() (the legacy API) refuse Platform keys with 403 legacyKeyRequired. */
   private needsLegacyKey(context: ExecutionContext): boolean {
-    return this.flag(LEGACY_KEY_REQUIRED, this.legacyHandlers, context);
+    return this.legacyRoute.of(this.reflector, context);
   }
 
   private isPublic(context: ExecutionContext): boolean {
-    return this.flag(IS_PUBLIC, this.publicHandlers, context);
-  }
-
-  /** A boolean route marker (on the handler or its controller), read once per handler. */
-  private flag(key: string, cache: WeakMap<object, boolean>, context: ExecutionContext): boolean {
-    const handler = context.getHandler();
-    let value = cache.get(handler);
-    if (value === undefined) {
-      value = this.reflector.getAllAndOverride<boolean>(key, [handler, context.getClass()]) === true;
-      cache.set(handler, value);
-    }
-    return value;
+    return this.publicRoute.of(this.reflector, context);
   }
 }

@@ -1,5 +1,5 @@
-import { InvalidStateError, ValidationError } from '../../platform/errors/domain-error';
-import { parseDateTime } from '../../platform/http/validators';
+import { InvalidStateError } from '../../platform/errors/domain-error';
+import { orderedInstants } from '../../platform/pagination/date-window';
 
 /** A guest as written on create or update; the read shape shows firstName and lastName only. */
 export interface StoredGuest {
@@ -37,12 +37,7 @@ export interface Stay {
  * check-out must come after the check-in (a zero-length stay is refused too). 400 at #/endDate.
  */
 export function stayOf(startDate: string, endDate: string): Stay {
-  const start = parseDateTime(startDate);
-  const end = parseDateTime(endDate);
-  if (!start || !end) throw new Error('stayOf: dates must be validated first');
-  if (end.getTime() <= start.getTime()) {
-    throw ValidationError.field('#/endDate', `endDate (${end.toISOString()}) must be after startDate (${start.toISOString()})`);
-  }
+  const [start, end] = orderedInstants({ startDate }, { endDate }, 'sameRefused');
   return { startDate: start, endDate: end };
 }
 

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { PostAction } from '../../platform/http/post-routes';
 import { Idempotent } from '../../platform/http/idempotency.interceptor';
 import { RequestContext } from '../../platform/context/request-context';
 import { Ctx } from '../../platform/http/request-context';
@@ -20,7 +21,7 @@ export class BookingsController {
     description:
       'Triggers the scheduling automation (a turnover reminder at check-out, unless the property disables it). A sourceBookingId already used by the account is a 409 conflict carrying the existing bookingId.',
     response: ok(BOOKING_SHAPE, 'The created booking (status 1).'),
-    problems: [404, 409, 422],
+    problems: [404, 409],
     example: { body: EXAMPLE.bookingBody },
   })
   @Post()
@@ -41,12 +42,7 @@ export class BookingsController {
     return this.bookings.list(ctx.accountId, query);
   }
 
-  @RouteDoc({
-    summary: 'Get a booking',
-    response: ok(BOOKING_SHAPE, 'The booking.'),
-    problems: [404],
-    example: { params: { bookingId: EXAMPLE.bookingId } },
-  })
+  @RouteDoc({ summary: 'Get a booking', response: ok(BOOKING_SHAPE, 'The booking.') })
   @Get(':bookingId')
   get(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string) {
     return this.bookings.get(ctx.accountId, bookingId);
@@ -55,8 +51,8 @@ export class BookingsController {
   @RouteDoc({
     summary: 'Update a booking',
     response: ok(BOOKING_SHAPE, 'The updated booking.'),
-    problems: [404, 409],
-    example: { params: { bookingId: EXAMPLE.bookingId }, body: { numberOfGuests: 3, title: 'Family stay' } },
+    problems: [409],
+    example: { body: { numberOfGuests: 3, title: 'Family stay' } },
   })
   @Patch(':bookingId')
   update(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string, @Body() dto: UpdateBookingDto) {
@@ -67,8 +63,8 @@ export class BookingsController {
     summary: "Change a booking's dates",
     description: 'Status 2; the turnover reminder moves with the check-out.',
     response: ok(BOOKING_SHAPE, 'The booking with its new dates.'),
-    problems: [404, 409],
-    example: { params: { bookingId: EXAMPLE.bookingId }, body: { startDate: '2030-07-11T15:00:00Z', endDate: '2030-07-16T10:00:00Z' } },
+    problems: [409],
+    example: { body: { startDate: '2030-07-11T15:00:00Z', endDate: '2030-07-16T10:00:00Z' } },
   })
   @Patch(':bookingId/dates')
   changeDates(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string, @Body() dto: ChangeBookingDatesDto) {
@@ -79,23 +75,15 @@ export class BookingsController {
     summary: 'Cancel a booking',
     description: 'Status 3; stays in lists unless filtered by status. Its turnover reminder is removed.',
     response: ok(BOOKING_SHAPE, 'The cancelled booking.'),
-    problems: [404, 409],
-    example: { params: { bookingId: EXAMPLE.bookingId } },
+    problems: [409],
   })
-  @Post(':bookingId/cancel')
-  @HttpCode(200)
+  @PostAction(':bookingId/cancel')
   cancel(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string) {
     return this.bookings.cancel(ctx, bookingId);
   }
 
-  @RouteDoc({
-    summary: 'Delete a booking',
-    response: none(),
-    problems: [404],
-    example: { params: { bookingId: EXAMPLE.bookingId } },
-  })
+  @RouteDoc({ summary: 'Delete a booking', response: none() })
   @Delete(':bookingId')
-  @HttpCode(204)
   async delete(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string): Promise<void> {
     await this.bookings.delete(ctx, bookingId);
   }

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { PostQueued } from '../../platform/http/post-routes';
 import { RequestContext } from '../../platform/context/request-context';
 import { Idempotent } from '../../platform/http/idempotency.interceptor';
 import { Ctx } from '../../platform/http/request-context';
@@ -19,9 +20,8 @@ export class CalendarFeedsController {
     description:
       'Calendar feeds are an extension of the spec (docs/calendar-feeds.md). url: the iCal export link of an Airbnb, Vrbo or Booking.com listing (or any RFC 5545 calendar); https, a domain name resolving to public addresses only (400 invalidCalendarFeedUrl); webcal:// is read as https://. At most 10 feeds per property and one per url (409). The first sync is queued at once; then every CALENDAR_SYNC_INTERVAL_MS. Each event becomes a booking with sourceBookingId ical:<feedId>:<UID>.',
     response: ok(CALENDAR_FEED_SHAPE, 'The feed, status pending until its first sync.'),
-    problems: [404, 409],
+    problems: [409],
     example: {
-      params: { propertyId: EXAMPLE.propertyId },
       body: { url: EXAMPLE.calendarFeedUrl, label: 'Airbnb', checkInTime: '16:00', checkOutTime: '11:00', defaultNumberOfGuests: 2 },
     },
   })
@@ -35,8 +35,6 @@ export class CalendarFeedsController {
     summary: "A property's calendar feeds",
     description: 'Unpaginated (at most 10), in creation order.',
     response: page(CALENDAR_FEED_SHAPE, 'Every feed of the property.'),
-    problems: [404],
-    example: { params: { propertyId: EXAMPLE.propertyId } },
   })
   @Get('properties/:propertyId/calendarFeeds')
   list(@Ctx() ctx: RequestContext, @Param('propertyId') propertyId: string) {
@@ -47,8 +45,6 @@ export class CalendarFeedsController {
     summary: 'Get a calendar feed',
     description: 'status, lastSyncedAt, lastError and lastWarning tell how its syncs go.',
     response: ok(CALENDAR_FEED_SHAPE, 'The feed.'),
-    problems: [404],
-    example: { params: { calendarFeedId: EXAMPLE.calendarFeedId } },
   })
   @Get('calendarFeeds/:calendarFeedId')
   get(@Ctx() ctx: RequestContext, @Param('calendarFeedId') id: string) {
@@ -60,8 +56,7 @@ export class CalendarFeedsController {
     description:
       'label (null clears it), checkInTime, checkOutTime, defaultNumberOfGuests, skipBlocked; applied from the next sync (new times move the future stays through the dates change). The url is fixed: add a feed for a new link.',
     response: ok(CALENDAR_FEED_SHAPE, 'The updated feed.'),
-    problems: [404],
-    example: { params: { calendarFeedId: EXAMPLE.calendarFeedId }, body: { label: 'Airbnb (main listing)', checkInTime: '15:00' } },
+    example: { body: { label: 'Airbnb (main listing)', checkInTime: '15:00' } },
   })
   @Patch('calendarFeeds/:calendarFeedId')
   update(@Ctx() ctx: RequestContext, @Param('calendarFeedId') id: string, @Body() dto: UpdateCalendarFeedDto) {
@@ -72,11 +67,8 @@ export class CalendarFeedsController {
     summary: 'Delete a calendar feed',
     description: 'The bookings it imported stay as they are; nothing syncs them from this feed any more.',
     response: none(),
-    problems: [404],
-    example: { params: { calendarFeedId: EXAMPLE.calendarFeedId } },
   })
   @Delete('calendarFeeds/:calendarFeedId')
-  @HttpCode(204)
   async remove(@Ctx() ctx: RequestContext, @Param('calendarFeedId') id: string): Promise<void> {
     await this.feeds.remove(ctx.accountId, id);
   }
@@ -85,11 +77,8 @@ export class CalendarFeedsController {
     summary: 'Sync a calendar feed now',
     description: 'Queues a sync; status, lastSyncedAt and lastError on the feed tell when it ran and how it went.',
     response: ok(CALENDAR_FEED_SHAPE, 'The feed as it is now; the sync runs in the worker.'),
-    problems: [404],
-    example: { params: { calendarFeedId: EXAMPLE.calendarFeedId } },
   })
-  @Post('calendarFeeds/:calendarFeedId/sync')
-  @HttpCode(202)
+  @PostQueued('calendarFeeds/:calendarFeedId/sync')
   sync(@Ctx() ctx: RequestContext, @Param('calendarFeedId') id: string) {
     return this.feeds.requestSync(ctx.accountId, id);
   }

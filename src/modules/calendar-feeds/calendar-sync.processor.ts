@@ -1,9 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Job } from 'bullmq';
-import { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
 import { QueueProcessor } from '../../platform/queue/queue-processor';
-import { QueueWorkers } from '../../platform/queue/queue-worker';
 import { CALENDAR_SYNC_QUEUE, CalendarSyncJobData } from './calendar-sync-queue.service';
 import { CalendarSyncService } from './calendar-sync.service';
 
@@ -19,17 +16,13 @@ const CLOSE_WITHIN_MS = 500;
 /** Runs the calendar-sync jobs (worker only): one sync per job; a feed another worker holds is skipped. */
 @Injectable()
 export class CalendarSyncProcessor extends QueueProcessor<CalendarSyncJobData> {
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly sync: CalendarSyncService,
-    workers: QueueWorkers,
-  ) {
-    super(workers, CALENDAR_SYNC_QUEUE);
-  }
-
-  protected workerOptions() {
+  constructor(private readonly sync: CalendarSyncService) {
     // A sync may take the whole download time-out and then its writes.
-    return { concurrency: CONCURRENCY, lockDuration: this.config.calendar.timeoutMs + 30_000, closeWithinMs: CLOSE_WITHIN_MS };
+    super(CALENDAR_SYNC_QUEUE, (config) => ({
+      concurrency: CONCURRENCY,
+      lockDuration: config.calendar.timeoutMs + 30_000,
+      closeWithinMs: CLOSE_WITHIN_MS,
+    }));
   }
 
   async process(job: Job<CalendarSyncJobData>): Promise<void> {

@@ -1,8 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
+import { Injectable } from '@nestjs/common';
 import { ScheduledTasks } from '../../platform/scheduling/scheduled-tasks';
-import { PeriodicTask, Scheduler } from '../../platform/scheduling/scheduler';
+import { PeriodicTask } from '../../platform/scheduling/scheduler';
 import { CalendarSyncQueue } from './calendar-sync-queue.service';
 import { CalendarSyncService } from './calendar-sync.service';
 
@@ -18,12 +16,10 @@ const SCAN_BATCH = 200;
 @Injectable()
 export class CalendarSyncSchedule extends ScheduledTasks {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    scheduler: Scheduler,
     private readonly sync: CalendarSyncService,
     private readonly queue: CalendarSyncQueue,
   ) {
-    super(scheduler);
+    super();
   }
 
   protected tasks(): PeriodicTask[] {

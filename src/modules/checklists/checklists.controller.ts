@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
+import { PostAction } from '../../platform/http/post-routes';
 import { RequestContext } from '../../platform/context/request-context';
 import { Ctx } from '../../platform/http/request-context';
 import { ChecklistsService } from './checklists.service';
@@ -20,7 +21,6 @@ export class ChecklistsController {
     example: { body: EXAMPLE.checklistBody },
   })
   @Post('checklists')
-  @HttpCode(201)
   create(@Ctx() ctx: RequestContext, @Body() dto: CreateChecklistDto) {
     return this.checklists.create(ctx, dto);
   }
@@ -29,8 +29,8 @@ export class ChecklistsController {
     summary: 'Update a checklist',
     description: 'taskGroups, when sent, replaces every group and re-mints every taskGroupId and taskId.',
     response: ok(CHECKLIST_SHAPE, 'The updated checklist.'),
-    problems: [404, 409],
-    example: { params: { checklistId: EXAMPLE.checklistId }, body: { title: 'Turnover clean (summer)' } },
+    problems: [409],
+    example: { body: { title: 'Turnover clean (summer)' } },
   })
   @Patch('checklists/:checklistId')
   update(@Ctx() ctx: RequestContext, @Param('checklistId') checklistId: string, @Body() dto: UpdateChecklistDto) {
@@ -41,11 +41,8 @@ export class ChecklistsController {
     summary: 'Disable a checklist',
     description: 'Jobs that copied it keep their copies.',
     response: ok(CHECKLIST_SHAPE, 'The disabled checklist.'),
-    problems: [404],
-    example: { params: { checklistId: EXAMPLE.checklistId } },
   })
-  @Post('checklists/:checklistId/disable')
-  @HttpCode(200)
+  @PostAction('checklists/:checklistId/disable')
   disable(@Ctx() ctx: RequestContext, @Param('checklistId') checklistId: string) {
     return this.checklists.disable(ctx, checklistId);
   }
@@ -54,8 +51,6 @@ export class ChecklistsController {
     summary: "List a property's checklists",
     description: 'Unpaginated (nextCursor null, hasMore false): the authoritative source of the taskId mapping.',
     response: page(CHECKLIST_SHAPE, 'Every checklist of the property.'),
-    problems: [404],
-    example: { params: { propertyId: EXAMPLE.propertyId } },
   })
   @Get('properties/:propertyId/checklists')
   listForProperty(@Ctx() ctx: RequestContext, @Param('propertyId') propertyId: string) {

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../platform/http/public.decorator';
@@ -7,8 +7,8 @@ import { EventsService } from '../events/events.service';
 import { WebhookSubscriptionsService } from '../webhooks/subscriptions/webhook-subscriptions.service';
 import { ConsoleErrorFilter } from './console-error.filter';
 import { ConsoleKeysService } from './console-keys.service';
-import { Caller, ConsoleCaller, ConsoleRequest, ConsoleSessionGuard } from './console-session.guard';
-import { requireApiAccess, sendPage } from './console-response';
+import { Caller, ConsoleCaller, ConsoleRequest, ConsoleSessionGuard, RequiresApiAccess } from './console-session.guard';
+import { sendPage } from './console-response';
 import { eventsPage } from './views/events.view';
 import { keyCreatedPage, keysPage, revokeConfirmPage } from './views/keys.view';
 import { Notice } from './views/layout';
@@ -50,9 +50,10 @@ export class ConsolePagesController {
   }
 
   @Get('keys')
-  async keysPage(@Caller() caller: ConsoleCaller, @Query('done') done: unknown, @Res() res: Response): Promise<void> {
+  async keysPage(@Caller() caller: ConsoleCaller, @Res() res: Response): Promise<void> {
+    const done = caller.query('done');
     const data = await this.keys.overview(caller.session.accountId);
-    sendPage(res, 200, keysPage(caller.frame, data, typeof done === 'string' ? KEY_NOTICES[done] : undefined));
+    sendPage(res, 200, keysPage(caller.frame, data, done === undefined ? undefined : KEY_NOTICES[done]));
   }
 
   /** Creates a Platform key and shows it, once, on this response (never stored, never redirected to). */
@@ -76,17 +77,12 @@ export class ConsolePagesController {
   }
 
   @Get('events')
-  async eventsFeed(
-    @Caller() caller: ConsoleCaller,
-    @Query('eventName') eventName: unknown,
-    @Query('before') before: unknown,
-    @Res() res: Response,
-  ): Promise<void> {
-    requireApiAccess(caller, 'Events are not available');
-    const name = typeof eventName === 'string' && eventName !== '' ? eventName : undefined;
+  @RequiresApiAccess('Events are not available')
+  async eventsFeed(@Caller() caller: ConsoleCaller, @Res() res: Response): Promise<void> {
+    const name = caller.query('eventName') || undefined;
     const page = await this.events.newestFirst(caller.session.accountId, {
       eventName: name,
-      before: typeof before === 'string' ? before : undefined,
+      before: caller.query('before'),
       limit: EVENTS_PER_PAGE,
     });
     sendPage(

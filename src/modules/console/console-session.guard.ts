@@ -1,8 +1,8 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { CanActivate, createParamDecorator, CustomDecorator, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { ModuleRef, Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { NotFoundError } from '../../platform/errors/domain-error';
-import { ConsoleSignedOutError, CsrfTokenError } from './console.errors';
+import { ApiAccessPausedError, ConsoleSignedOutError, CsrfTokenError } from './console.errors';
 import { keyLimitError } from '../../platform/http/rate-limit.errors';
 import { RateLimiter } from '../../platform/http/rate-limit.service';
 import { AccountsService } from '../auth/accounts.service';
@@ -13,19 +13,34 @@ import { ConsoleSessionsService } from './console-sessions.service';
 import { hashToken, readCookie, sameSecret, SESSION_COOKIE } from './console.rules';
 import { Frame } from './views/layout';
 
-/** What a signed-in console request knows: its session and the frame every page shows. */
+/** What a signed-in console request knows: its session, the frame every page shows, and its text inputs. */
 export interface ConsoleCaller {
   session: ConsoleSession;
   frame: Frame;
   requestId: string;
+  /** A text field of the posted form (urlencoded); anything else (absent, repeated) is undefined. */
+  field(name: string): string | undefined;
+  /** A query parameter given once; anything else (absent, repeated, nested) is undefined. */
+  query(name: string): string | undefined;
 }
 
+const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
 export type ConsoleRequest = Request & { id: string; console?: ConsoleCaller; body?: Record<string, unknown> };
+
+const API_ACCESS_REQUIRED = 'console:apiAccessRequired';
+
+/**
+ * Pages that follow the API's rule (spec 5.3: webhooks, events): refused while the account's API access is
+ * paused, with `what` naming what is not available. On a controller or a handler.
+ */
+export const RequiresApiAccess = (what: string): CustomDecorator => SetMetadata(API_ACCESS_REQUIRED, what);
 
 /**
  * The console's guard: a live session from the HttpOnly cookie (never an x-api-key; and the cookie never
  * reaches /v1, whose guard reads only x-api-key), and for every state change the session's CSRF token in
- * the form, then the same per-caller rate limits as the API (counted per account's console).
+ * the form, then the same per-caller rate limits as the API (counted per account's console); last, for
+ * pages marked @RequiresApiAccess, the account's API access.
  */
 @Injectable()
 export class ConsoleSessionGuard implements CanActivate {
@@ -36,6 +51,7 @@ export class ConsoleSessionGuard implements CanActivate {
     private readonly accounts: AccountsService,
     private readonly assets: ConsoleAssets,
     private readonly moduleRef: ModuleRef,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -47,6 +63,8 @@ export class ConsoleSessionGuard implements CanActivate {
     req.console = {
       session,
       requestId: req.id,
+      field: (name) => textOf(req.body?.[name]),
+      query: (name) => textOf(req.query[name]),
       frame: {
         csrfToken: session.csrfToken,
         accountId: account.id,
@@ -57,11 +75,20 @@ export class ConsoleSessionGuard implements CanActivate {
         assets: this.assets.urls,
       },
     };
-    if (req.method === 'GET' || req.method === 'HEAD') return true;
+    if (req.method !== 'GET' && req.method !== 'HEAD') await this.checkStateChange(req, session);
+    const unavailable = this.reflector.getAllAndOverride<string | undefined>(API_ACCESS_REQUIRED, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (unavailable !== undefined && !req.console.frame.apiAccess) throw new ApiAccessPausedError(unavailable);
+    return true;
+  }
+
+  /** A state change carries the session's CSRF token and counts against the account's console rate limit. */
+  private async checkStateChange(req: ConsoleRequest, session: ConsoleSession): Promise<void> {
     if (!sameSecret(req.body?._csrf, session.csrfToken)) throw new CsrfTokenError();
     const decision = await this.rateLimiter().takeKey(hashToken(`console:${session.accountId}`));
     if (decision.outcome !== 'allowed') throw keyLimitError(decision, this.rateLimiter().keyLimits);
-    return true;
   }
 
   /** The API's limiter (the app module's): resolved on first use, once every module is up. */

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequestContext } from '../../platform/context/request-context';
@@ -14,8 +14,8 @@ import { TestWebhookDto } from '../webhooks/subscriptions/dto/test-webhook.dto';
 import { UpdateWebhookDto } from '../webhooks/subscriptions/dto/update-webhook.dto';
 import { WebhookSubscriptionsService } from '../webhooks/subscriptions/webhook-subscriptions.service';
 import { ConsoleErrorFilter } from './console-error.filter';
-import { requireApiAccess, sendPage } from './console-response';
-import { Caller, ConsoleCaller, ConsoleRequest, ConsoleSessionGuard } from './console-session.guard';
+import { sendPage } from './console-response';
+import { Caller, ConsoleCaller, ConsoleSessionGuard, RequiresApiAccess } from './console-session.guard';
 import { parseFilterList } from './console.rules';
 import { Notice } from './views/layout';
 import { replayPage, secretShownPage, SubscriptionForm, subscriptionPage, webhooksPage } from './views/webhooks.view';
@@ -30,11 +30,6 @@ const DONE: Record<string, Notice> = {
   retried: { kind: 'ok', text: 'Retry queued: the next attempt goes now.' },
 };
 
-function text(body: Record<string, unknown> | undefined, name: string): string | undefined {
-  const value = body?.[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
 /** A datetime-local value (no zone; the form says UTC) as the API's ISO 8601 instant; anything else as typed, for the DTO to refuse. */
 function utcInstant(value: string | undefined): string | undefined {
   if (!value) return undefined;
@@ -48,6 +43,7 @@ function utcInstant(value: string | undefined): string | undefined {
 @ApiExcludeController()
 @Public()
 @UseGuards(ConsoleSessionGuard)
+@RequiresApiAccess('Webhooks are not available')
 @UseFilters(ConsoleErrorFilter)
 @Controller('console/webhooks')
 export class ConsoleWebhooksController {
@@ -58,19 +54,17 @@ export class ConsoleWebhooksController {
 
   @Get()
   async list(@Caller() caller: ConsoleCaller, @Res() res: Response): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
     const page = await this.subscriptions.list(caller.session.accountId);
     sendPage(res, 200, webhooksPage(caller.frame, page.data));
   }
 
   /** Creates a subscription and shows its signing secret, once, on this response. */
   @Post()
-  async create(@Caller() caller: ConsoleCaller, @Req() req: ConsoleRequest, @Res() res: Response): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
+  async create(@Caller() caller: ConsoleCaller, @Res() res: Response): Promise<void> {
     const form: SubscriptionForm = {
-      url: text(req.body, 'url'),
-      eventFilters: text(req.body, 'eventFilters'),
-      maxRetries: text(req.body, 'maxRetries'),
+      url: caller.field('url'),
+      eventFilters: caller.field('eventFilters'),
+      maxRetries: caller.field('maxRetries'),
     };
     try {
       const input = await validateStrictly(
@@ -102,27 +96,14 @@ export class ConsoleWebhooksController {
   }
 
   @Get(':webhookId')
-  async show(
-    @Caller() caller: ConsoleCaller,
-    @Param('webhookId') webhookId: string,
-    @Query('cursor') cursor: unknown,
-    @Query('done') done: unknown,
-    @Res() res: Response,
-  ): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
-    sendPage(res, 200, await this.subscriptionView(caller, webhookId, typeof cursor === 'string' ? cursor : undefined, {}, done));
+  async show(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
+    sendPage(res, 200, await this.subscriptionView(caller, webhookId, caller.query('cursor'), {}, caller.query('done')));
   }
 
   /** Edit: url and filters (PATCH's rules: URL policy, 409 on another subscription's URL, filters replace). */
   @Post(':webhookId')
-  async update(
-    @Caller() caller: ConsoleCaller,
-    @Param('webhookId') webhookId: string,
-    @Req() req: ConsoleRequest,
-    @Res() res: Response,
-  ): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
-    const form: SubscriptionForm = { url: text(req.body, 'url'), eventFilters: text(req.body, 'eventFilters') };
+  async update(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
+    const form: SubscriptionForm = { url: caller.field('url'), eventFilters: caller.field('eventFilters') };
     try {
       const input = await validateStrictly(
         UpdateWebhookDto,
@@ -138,14 +119,8 @@ export class ConsoleWebhooksController {
   }
 
   @Post(':webhookId/enabled')
-  async setEnabled(
-    @Caller() caller: ConsoleCaller,
-    @Param('webhookId') webhookId: string,
-    @Req() req: ConsoleRequest,
-    @Res() res: Response,
-  ): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
-    const enabled = text(req.body, 'enabled') === 'true';
+  async setEnabled(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
+    const enabled = caller.field('enabled') === 'true';
     await this.subscriptions.update(this.ctx(caller), webhookId, { enabled });
     res.redirect(303, `/console/webhooks/${webhookId}?done=${enabled ? 'enabled' : 'disabled'}`);
   }
@@ -153,7 +128,6 @@ export class ConsoleWebhooksController {
   /** A new signing secret, shown once on this response; the old one keeps signing for 24 hours. */
   @Post(':webhookId/rotate')
   async rotate(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
     const rotated = await this.subscriptions.rotateSecret(caller.session.accountId, webhookId);
     sendPage(
       res,
@@ -169,9 +143,8 @@ export class ConsoleWebhooksController {
   }
 
   @Post(':webhookId/test')
-  async test(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Req() req: ConsoleRequest, @Res() res: Response) {
-    requireApiAccess(caller, 'Webhooks are not available');
-    const input = await validateStrictly(TestWebhookDto, { eventName: text(req.body, 'eventName') ?? '' }, 'body');
+  async test(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response) {
+    const input = await validateStrictly(TestWebhookDto, { eventName: caller.field('eventName') ?? '' }, 'body');
     await this.subscriptions.sendTest(this.ctx(caller), webhookId, input.eventName);
     res.redirect(303, `/console/webhooks/${webhookId}?done=tested`);
   }
@@ -183,21 +156,19 @@ export class ConsoleWebhooksController {
     @Param('deliveryId') deliveryId: string,
     @Res() res: Response,
   ): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
     await this.subscriptions.retryDelivery(caller.session.accountId, webhookId, deliveryId);
     res.redirect(303, `/console/webhooks/${webhookId}?done=retried`);
   }
 
   @Post(':webhookId/replay')
-  async replay(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Req() req: ConsoleRequest, @Res() res: Response) {
-    requireApiAccess(caller, 'Webhooks are not available');
-    const until = utcInstant(text(req.body, 'until'));
+  async replay(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response) {
+    const until = utcInstant(caller.field('until'));
     const input = await validateStrictly(
       ReplayWebhookDto,
       {
-        since: utcInstant(text(req.body, 'since')) ?? '',
+        since: utcInstant(caller.field('since')) ?? '',
         ...(until ? { until } : {}),
-        onlyFailed: text(req.body, 'onlyFailed') === 'true',
+        onlyFailed: caller.field('onlyFailed') === 'true',
       },
       'body',
     );
@@ -213,7 +184,6 @@ export class ConsoleWebhooksController {
     @Param('replayId') replayId: string,
     @Res() res: Response,
   ): Promise<void> {
-    requireApiAccess(caller, 'Webhooks are not available');
     sendPage(res, 200, replayPage(caller.frame, await this.replays.get(caller.session.accountId, webhookId, replayId)));
   }
 
@@ -222,7 +192,7 @@ export class ConsoleWebhooksController {
     webhookId: string,
     cursor: string | undefined,
     form: SubscriptionForm,
-    done?: unknown,
+    done?: string,
     flash?: Notice,
   ) {
     const accountId = caller.session.accountId;
@@ -232,7 +202,7 @@ export class ConsoleWebhooksController {
     return subscriptionPage(
       caller.frame,
       { subscription: subscription!, deliveries: log.data, nextCursor: log.nextCursor, eventNames: EVENT_NAMES, form },
-      flash ?? (typeof done === 'string' ? DONE[done] : undefined),
+      flash ?? (done === undefined ? undefined : DONE[done]),
     );
   }
 

@@ -168,9 +168,12 @@ export class EventsRepository extends SqlRepository {
   }
 
   /**
-   * Webhook replay: the account's events created in [since, until), in feed order after `after`
-   * (served by events_feed_idx; only transactions every reader sees, like the feed). Names and
-   * positions only: the deliveries load the events themselves.
+   * Webhook replay: the account's committed events created in [since, until), in feed order after
+   * `after` (served by events_feed_idx). Names and positions only: the deliveries load the events
+   * themselves. Unlike the feed it does not wait behind the oldest running transaction (the horizon is
+   * the whole cluster's: one long transaction anywhere would hide recent events, and a replay would
+   * finish without them): an event whose transaction commits after the replay read past its place is
+   * dispatched to the subscription like any new event, so reading ahead of the horizon loses nothing.
    */
   async windowAfter(
     accountId: string,
@@ -180,8 +183,7 @@ export class EventsRepository extends SqlRepository {
   ): Promise<WindowEvent[]> {
     const rows: SelectedRow[] = await this.dataSource.query(
       `SELECT ${WINDOW_COLUMNS.selectList()} FROM events
-        WHERE account_id = $1 AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
-          AND created_at >= $2 AND created_at < $3
+        WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
           AND ($5::xid8 IS NULL OR (tx_id, id) > ($5::xid8, $6))
         ORDER BY tx_id, id
         LIMIT $4`,

@@ -49,22 +49,22 @@ export class LegacyRecordRunner {
     const body = <T extends object>(dto: new () => T, run: (ctx: RequestContext, id: string, value: T) => Promise<unknown>): Run => {
       return async (ctx, id, raw) => run(ctx, id, await validateStrictly(dto, raw, 'body'));
     };
+    /** A resource whose service creates and updates as its POST and PATCH routes do. */
+    const createAndUpdate = <C extends object, U extends object>(
+      create: new () => C,
+      update: new () => U,
+      service: { create(ctx: RequestContext, dto: C): Promise<unknown>; update(ctx: RequestContext, id: string, dto: U): Promise<unknown> },
+    ) => ({
+      create: body(create, (ctx, _id, dto) => service.create(ctx, dto)),
+      update: body(update, (ctx, id, dto) => service.update(ctx, id, dto)),
+    });
     this.runs = {
-      property: {
-        create: body(CreatePropertyDto, (ctx, _id, dto) => properties.create(ctx, dto)),
-        update: body(UpdatePropertyDto, (ctx, id, dto) => properties.update(ctx, id, dto)),
-        delete: (ctx, id) => properties.delete(ctx, id),
-      },
+      property: { ...createAndUpdate(CreatePropertyDto, UpdatePropertyDto, properties), delete: (ctx, id) => properties.delete(ctx, id) },
       checklist: {
-        create: body(CreateChecklistDto, (ctx, _id, dto) => checklists.create(ctx, dto)),
-        update: body(UpdateChecklistDto, (ctx, id, dto) => checklists.update(ctx, id, dto)),
+        ...createAndUpdate(CreateChecklistDto, UpdateChecklistDto, checklists),
         delete: (ctx, id) => checklists.disable(ctx, id),
       },
-      booking: {
-        create: body(CreateBookingDto, (ctx, _id, dto) => bookings.create(ctx, dto)),
-        update: body(UpdateBookingDto, (ctx, id, dto) => bookings.update(ctx, id, dto)),
-        delete: (ctx, id) => bookings.delete(ctx, id),
-      },
+      booking: { ...createAndUpdate(CreateBookingDto, UpdateBookingDto, bookings), delete: (ctx, id) => bookings.delete(ctx, id) },
       reminder: {
         create: body(CreateReminderDto, (ctx, _id, dto) => reminders.create(ctx, dto)),
         delete: (ctx, id) => reminders.delete(ctx, id),

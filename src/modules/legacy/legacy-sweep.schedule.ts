@@ -1,8 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
+import { Injectable } from '@nestjs/common';
 import { ScheduledTasks } from '../../platform/scheduling/scheduled-tasks';
-import { PeriodicTask, Scheduler } from '../../platform/scheduling/scheduler';
+import { PeriodicTask } from '../../platform/scheduling/scheduler';
 import { LegacyBatchProcessingService } from './legacy-batch-processing.service';
 import { LegacyRetentionService } from './legacy-retention.service';
 
@@ -18,12 +16,10 @@ export const LEGACY_RETENTION_TASK = 'legacy-batch-retention';
 @Injectable()
 export class LegacySweepSchedule extends ScheduledTasks {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    scheduler: Scheduler,
     private readonly processing: LegacyBatchProcessingService,
     private readonly retention: LegacyRetentionService,
   ) {
-    super(scheduler);
+    super();
   }
 
   protected tasks(): PeriodicTask[] {

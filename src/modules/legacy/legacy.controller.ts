@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Put, Query } from '@nestjs/common';
+import { PostQueued } from '../../platform/http/post-routes';
 import { RequestContext } from '../../platform/context/request-context';
 import { Ctx } from '../../platform/http/request-context';
 import { ListQueryDto } from '../../platform/pagination/list-query.dto';
@@ -30,8 +31,7 @@ export class LegacyController {
     problems: [410],
     example: { body: EXAMPLE_LEGACY_BATCH },
   })
-  @Post('batch')
-  @HttpCode(202)
+  @PostQueued('batch')
   submit(@Ctx() ctx: RequestContext, @Body() body: SubmitLegacyBatchDto) {
     return this.batches.submit(ctx, body);
   }
@@ -40,7 +40,7 @@ export class LegacyController {
     summary: "A legacy batch's status and each record's outcome (deprecated)",
     description: 'For a client that lost a webhook. Legacy keys only.',
     response: ok(LEGACY_BATCH_SHAPE, 'The batch.'),
-    problems: [404, 410],
+    problems: [410],
     example: { params: { batchId: EXAMPLE.legacyBatchId } },
   })
   @Get('batch/:batchId')
@@ -78,7 +78,6 @@ export class LegacyController {
     problems: [404, 410],
   })
   @Delete('webhook')
-  @HttpCode(204)
   async deleteWebhook(@Ctx() ctx: RequestContext): Promise<void> {
     await this.webhook.remove(ctx.accountId);
   }

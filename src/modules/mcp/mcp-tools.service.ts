@@ -22,8 +22,11 @@ import { componentSchemas, inputSchema, pageSchema, selfContained } from './mcp-
 import { ToolSpec, toolTable } from './mcp-tools';
 import {
   annotationsOf,
+  effectOf,
   IDEMPOTENCY_KEY_ARGUMENT,
+  inputPlace,
   refuseUnknownArguments,
+  routeIds,
   splitArguments,
   ToolAnnotations,
   ToolResult,
@@ -101,8 +104,8 @@ export class McpToolsService {
     const spec = this.tools.get(name);
     if (!spec) throw new Error(`no tool ${name}`);
     try {
-      const { ids, idempotencyKey, rest } = splitArguments(args, spec.ids ?? [], spec.idempotent === true);
-      const input = spec.input ? await validateStrictly(spec.input.dto, rest, spec.input.where) : (refuseUnknownArguments(rest), {});
+      const { ids, idempotencyKey, rest } = splitArguments(args, routeIds(spec.route), spec.idempotent === true);
+      const input = spec.input ? await validateStrictly(spec.input, rest, inputPlace(spec.route)) : (refuseUnknownArguments(rest), {});
       if (idempotencyKey === undefined) return toolResult((await spec.run(ctx, ids, input)) as Record<string, unknown>);
       return toolResult(
         (await this.runIdempotently(ctx, spec, idempotencyKey, rest, (claimed) => spec.run(claimed, ids, input))) as Record<
@@ -153,8 +156,8 @@ export class McpToolsService {
     const pages = [...this.tools.values()].flatMap((spec) => ('page' in spec.output ? [spec.output.page] : []));
     const components = componentSchemas(pages);
     return [...this.tools.values()].map((spec) => {
-      const dto = spec.input ? components[spec.input.dto.name] : undefined;
-      const ids = Object.fromEntries((spec.ids ?? []).map((name) => [name, ID_SCHEMA(name)]));
+      const dto = spec.input ? components[spec.input.name] : undefined;
+      const ids = Object.fromEntries(routeIds(spec.route).map((name) => [name, ID_SCHEMA(name)]));
       const extra = spec.idempotent ? { [IDEMPOTENCY_KEY_ARGUMENT]: IDEMPOTENCY_KEY_SCHEMA } : undefined;
       const output = 'page' in spec.output ? pageSchema(spec.output.page, components) : spec.output.schema;
       return {
@@ -163,7 +166,7 @@ export class McpToolsService {
         description: `${spec.description} (REST: ${spec.route})`,
         inputSchema: selfContained(inputSchema({ ids, dto, extra }), components) as ToolDescriptor['inputSchema'],
         outputSchema: selfContained(output, components) as ToolDescriptor['outputSchema'],
-        annotations: { title: spec.title, ...annotationsOf(spec.effect, spec.reachesPeople) },
+        annotations: { title: spec.title, ...annotationsOf(effectOf(spec.route), spec.reachesPeople) },
       };
     });
   }

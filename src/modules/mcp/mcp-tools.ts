@@ -23,13 +23,14 @@ import type { PropertiesService } from '../properties/properties.service';
 import { PROPERTY_SHAPE } from '../properties/property.response';
 import type { WebhookSubscriptionsService } from '../webhooks/subscriptions/webhook-subscriptions.service';
 import { PROPERTY_WITH_CHECKLISTS_SHAPE, WebhooksHealthResponse, WEBHOOKS_HEALTH_SHAPE } from './mcp.response';
-import type { ToolEffect } from './mcp.rules';
 
 type Dto<T extends object> = new () => T;
 
 /**
  * One MCP tool: the REST operation it is (the same service call, DTO validation and problems; a create
- * also shares its Idempotency-Key records), what it may change, and its output (the route's read shape).
+ * also shares its Idempotency-Key records) and its output (the route's read shape). What the route says
+ * is not repeated: its path ids are the tool's id arguments, its method says where the DTO's fields go
+ * and what the tool may change (mcp.rules.ts: routeIds, inputPlace, effectOf).
  */
 export interface ToolSpec<T extends object = object> {
   name: string;
@@ -37,13 +38,10 @@ export interface ToolSpec<T extends object = object> {
   description: string;
   /** `POST /v1/bookings`: the route whose service the tool calls, and (creates) the Idempotency-Key fingerprint's method and path. */
   route: string;
-  effect: ToolEffect;
   /** It notifies someone outside the account (the job's cleaners): MCP's openWorldHint. */
   reachesPeople?: boolean;
-  /** The route's path parameters, as string arguments. */
-  ids?: readonly string[];
   /** The route's query or body DTO: its schema is the tool's input, its class-validator rules validate it. */
-  input?: { dto: Dto<T>; where: 'query' | 'body' };
+  input?: Dto<T>;
   /** A create route with Idempotency-Key: the tool takes `idempotencyKey`. */
   idempotent?: boolean;
   output: ReadShape | { page: ReadShape };
@@ -78,8 +76,7 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       description:
         "Lists the account's properties, optionally those whose name contains `name` (any case) or whose sourceId (your own id) is `sourceId`. Paged: pass nextCursor as cursor while hasMore.",
       route: 'GET /v1/properties',
-      effect: 'read',
-      input: { dto: ListPropertiesQueryDto, where: 'query' },
+      input: ListPropertiesQueryDto,
       output: { page: PROPERTY_SHAPE },
       run: (ctx, _ids, q) => s.properties.list(ctx.accountId, q.cursor, q.limit, { name: q.name, sourceId: q.sourceId }),
     }),
@@ -88,8 +85,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       title: 'Get a property and its checklists',
       description: 'One property (address, beds, settings, pictures) with every checklist of it, each with its task ids.',
       route: 'GET /v1/properties/{propertyId}',
-      effect: 'read',
-      ids: ['propertyId'],
       output: PROPERTY_WITH_CHECKLISTS_SHAPE,
       run: async (ctx, { propertyId }) => {
         const property = await s.properties.get(ctx.accountId, propertyId);
@@ -102,8 +97,7 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       title: 'List bookings in a window',
       description: `Bookings overlapping the window (arriving before dateTo, leaving after dateFrom), optionally of one property and one status (1 created, 2 dates changed, 3 cancelled). ${WINDOW}`,
       route: 'GET /v1/bookings',
-      effect: 'read',
-      input: { dto: ListBookingsQueryDto, where: 'query' },
+      input: ListBookingsQueryDto,
       output: { page: BOOKING_SHAPE },
       run: (ctx, _ids, q) => s.bookings.list(ctx.accountId, q),
     }),
@@ -112,8 +106,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       title: 'Get a booking',
       description: 'One booking by its bookingId.',
       route: 'GET /v1/bookings/{bookingId}',
-      effect: 'read',
-      ids: ['bookingId'],
       output: BOOKING_SHAPE,
       run: (ctx, { bookingId }) => s.bookings.get(ctx.accountId, bookingId),
     }),
@@ -123,8 +115,7 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       description:
         'Creates a booking on a property (propertyId or sourcePropertyId); a turnover reminder follows at check-out unless the property disables it. A sourceBookingId already used is refused (conflict, with existingId). Pass an idempotencyKey to make a retry safe.',
       route: 'POST /v1/bookings',
-      effect: 'create',
-      input: { dto: CreateBookingDto, where: 'body' },
+      input: CreateBookingDto,
       idempotent: true,
       output: BOOKING_SHAPE,
       run: (ctx, _ids, dto) => s.bookings.create(ctx, dto),
@@ -134,9 +125,7 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       title: "Change a booking's dates",
       description: 'Moves a booking to new startDate and endDate (its reminders move with it). Refused for a cancelled booking.',
       route: 'PATCH /v1/bookings/{bookingId}/dates',
-      effect: 'change',
-      ids: ['bookingId'],
-      input: { dto: ChangeBookingDatesDto, where: 'body' },
+      input: ChangeBookingDatesDto,
       output: BOOKING_SHAPE,
       run: (ctx, { bookingId }, dto) => s.bookings.changeDates(ctx, bookingId, dto),
     }),
@@ -145,8 +134,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       title: 'Cancel a booking',
       description: 'Cancels a booking (status 3). It stays listed as cancelled; a second cancel is refused.',
       route: 'POST /v1/bookings/{bookingId}/cancel',
-      effect: 'cancel',
-      ids: ['bookingId'],
       output: BOOKING_SHAPE,
       run: (ctx, { bookingId }) => s.bookings.cancel(ctx, bookingId),
     }),
@@ -155,8 +142,7 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       title: 'List job requests in a window',
       description: `Cleaning and maintenance jobs whose scheduled start is in the window, optionally of one status: 1 sent and still needing a cleaner (none has accepted), 2 accepted, 3 cancelled by you, 4 declined by every invited cleaner (also still needing one), 5 in progress, 7 finished, 8 cancelled by the cleaner, 9 changes waiting for the cleaner. ${WINDOW}`,
       route: 'GET /v1/jobRequests',
-      effect: 'read',
-      input: { dto: ListJobRequestsQueryDto, where: 'query' },
+      input: ListJobRequestsQueryDto,
       output: { page: JOB_REQUEST_SHAPE },
       run: (ctx, _ids, q) => s.jobs.list(ctx.accountId, q),
     }),
@@ -165,8 +151,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       title: 'Get a job request',
       description: 'One job request with its status, cleaner, tasks and checklist snapshot.',
       route: 'GET /v1/jobRequests/{jobRequestId}',
-      effect: 'read',
-      ids: ['jobRequestId'],
       output: JOB_REQUEST_SHAPE,
       run: (ctx, { jobRequestId }) => s.jobs.get(ctx.accountId, jobRequestId),
     }),
@@ -176,9 +160,8 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       description:
         'Offers a job (a cleaning after a booking, a repair) on a property to service providers, who are notified. Pass an idempotencyKey to make a retry safe.',
       route: 'POST /v1/jobRequests',
-      effect: 'create',
       reachesPeople: true,
-      input: { dto: CreateJobRequestDto, where: 'body' },
+      input: CreateJobRequestDto,
       idempotent: true,
       output: JOB_REQUEST_SHAPE,
       run: (ctx, _ids, dto) => s.jobs.create(ctx, dto),
@@ -188,9 +171,7 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       title: 'Cancel a job request',
       description: 'Cancels a job (status 3); its cleaner is told. Refused once the job is finished or already cancelled.',
       route: 'POST /v1/jobRequests/{jobRequestId}/cancel',
-      effect: 'cancel',
       reachesPeople: true,
-      ids: ['jobRequestId'],
       output: JOB_REQUEST_SHAPE,
       run: (ctx, { jobRequestId }) => s.jobChanges.cancel(ctx, jobRequestId),
     }),
@@ -199,9 +180,7 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       title: "Read a job's chat",
       description: "The job's chat with its cleaner, oldest first; updatedAfter and offset page through it.",
       route: 'GET /v1/jobRequests/{jobRequestId}/comments',
-      effect: 'read',
-      ids: ['jobRequestId'],
-      input: { dto: ListCommentsQueryDto, where: 'query' },
+      input: ListCommentsQueryDto,
       output: { page: COMMENT_SHAPE },
       run: (ctx, { jobRequestId }, q) => s.comments.list(ctx.accountId, jobRequestId, q),
     }),
@@ -210,10 +189,8 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       title: "Write in a job's chat",
       description: "Posts a message to the job's chat; the cleaner sees it. Images can be sent through the REST route only.",
       route: 'POST /v1/jobRequests/{jobRequestId}/comments',
-      effect: 'create',
       reachesPeople: true,
-      ids: ['jobRequestId'],
-      input: { dto: CreateCommentDto, where: 'body' },
+      input: CreateCommentDto,
       output: COMMENT_SHAPE,
       run: (ctx, { jobRequestId }, dto) => s.comments.createHostComment(ctx, jobRequestId, dto),
     }),
@@ -223,8 +200,7 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       description:
         "The account's event feed (what changed: bookings, jobs, chat, properties…), oldest first; pass the previous page's nextCursor as after to go on.",
       route: 'GET /v1/events',
-      effect: 'read',
-      input: { dto: ListEventsQueryDto, where: 'query' },
+      input: ListEventsQueryDto,
       output: { page: EVENT_SHAPE },
       run: (ctx, _ids, q) => s.events.feed(ctx.accountId, q.after, q.limit),
     }),
@@ -233,20 +209,8 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       title: "Webhooks' health",
       description: `Every webhook subscription: enabled or disabled (with disabledReason), and its failing deliveries (failed for good, or failed and waiting for a retry) among its ${HEALTH_DELIVERIES} newest.`,
       route: 'GET /v1/webhooks',
-      effect: 'read',
       output: WEBHOOKS_HEALTH_SHAPE,
-      run: async (ctx): Promise<WebhooksHealthResponse> => {
-        const subscriptions = (await s.webhooks.list(ctx.accountId)).data;
-        const health = [];
-        for (const subscription of subscriptions) {
-          const newest = await s.webhooks.deliveries(ctx.accountId, subscription.id, undefined, HEALTH_DELIVERIES);
-          const recentFailures = newest.data.filter(
-            (d) => d.status === 'failed_permanent' || (d.status === 'pending' && d.attemptCount > 0),
-          );
-          health.push({ subscription, recentFailures });
-        }
-        return { subscriptions: health };
-      },
+      run: async (ctx): Promise<WebhooksHealthResponse> => ({ subscriptions: await s.webhooks.health(ctx.accountId, HEALTH_DELIVERIES) }),
     }),
   ];
 }

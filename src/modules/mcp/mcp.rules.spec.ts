@@ -1,5 +1,5 @@
 import { ValidationError } from '../../platform/errors/domain-error';
-import { annotationsOf, splitArguments, toolError, toolResult } from './mcp.rules';
+import { annotationsOf, effectOf, inputPlace, routeIds, splitArguments, toolError, toolResult } from './mcp.rules';
 
 describe('MCP rules', () => {
   it('derives the annotations from what a tool may change', () => {
@@ -12,6 +12,21 @@ describe('MCP rules', () => {
     });
     expect(annotationsOf('change')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
     expect(annotationsOf('cancel')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+  });
+
+  it("reads a tool's id arguments, input place and effect from its route", () => {
+    expect(routeIds('GET /v1/bookings')).toEqual([]);
+    expect(routeIds('GET /v1/jobRequests/{jobRequestId}/comments/{commentId}')).toEqual(['jobRequestId', 'commentId']);
+    expect([inputPlace('GET /v1/bookings'), inputPlace('POST /v1/bookings'), inputPlace('PATCH /v1/bookings/{bookingId}/dates')]).toEqual([
+      'query',
+      'body',
+      'body',
+    ]);
+    expect(effectOf('GET /v1/webhooks')).toBe('read');
+    expect(effectOf('POST /v1/jobRequests/{jobRequestId}/comments')).toBe('create');
+    expect(effectOf('PATCH /v1/bookings/{bookingId}/dates')).toBe('change');
+    expect(effectOf('POST /v1/bookings/{bookingId}/cancel')).toBe('cancel');
+    expect(() => effectOf('DELETE /v1/bookings/{bookingId}')).toThrow('no tool effect for DELETE /v1/bookings/{bookingId}');
   });
 
   it('takes the path ids and the idempotency key out of the arguments, leaving the rest to the DTO', () => {

@@ -27,6 +27,25 @@ export function annotationsOf(effect: ToolEffect, reachesPeople = false): ToolAn
   };
 }
 
+/** The path ids a route (`GET /v1/bookings/{bookingId}`) names, in order: a tool takes each as a string argument. */
+export function routeIds(route: string): string[] {
+  return [...route.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+}
+
+/** Where a route reads its DTO, so where a tool's other arguments go: a GET's query, any other method's body. */
+export function inputPlace(route: string): 'query' | 'body' {
+  return route.startsWith('GET ') ? 'query' : 'body';
+}
+
+/** What a tool may change, from its route's method: GET reads, PATCH changes, a POST to …/cancel cancels, another POST creates. */
+export function effectOf(route: string): ToolEffect {
+  const [method, path] = route.split(' ');
+  if (method === 'GET') return 'read';
+  if (method === 'PATCH') return 'change';
+  if (method === 'POST') return path.endsWith('/cancel') ? 'cancel' : 'create';
+  throw new Error(`no tool effect for ${route}`);
+}
+
 export const IDEMPOTENCY_KEY_ARGUMENT = 'idempotencyKey';
 
 export interface SplitArguments {

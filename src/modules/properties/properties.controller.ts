@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { Idempotent } from '../../platform/http/idempotency.interceptor';
 import { RequestContext } from '../../platform/context/request-context';
 import { Ctx } from '../../platform/http/request-context';
@@ -18,7 +18,7 @@ export class PropertiesController {
     summary: 'Create a property',
     description: 'The root resource: create it before its pictures, checklists, bookings, reminders and jobs. Emits property.create.',
     response: ok(PROPERTY_SHAPE, 'The created property.'),
-    problems: [409, 422],
+    problems: [409],
     example: { body: EXAMPLE.propertyBody },
   })
   @Post()
@@ -38,12 +38,7 @@ export class PropertiesController {
     return this.properties.list(ctx.accountId, query.cursor, query.limit, { name: query.name, sourceId: query.sourceId });
   }
 
-  @RouteDoc({
-    summary: 'Get a property',
-    response: ok(PROPERTY_SHAPE, 'The property.'),
-    problems: [404],
-    example: { params: { propertyId: EXAMPLE.propertyId } },
-  })
+  @RouteDoc({ summary: 'Get a property', response: ok(PROPERTY_SHAPE, 'The property.') })
   @Get(':propertyId')
   get(@Ctx() ctx: RequestContext, @Param('propertyId') propertyId: string) {
     return this.properties.get(ctx.accountId, propertyId);
@@ -53,8 +48,7 @@ export class PropertiesController {
     summary: 'Update a property',
     description: 'Any subset of the create fields; location needs both coordinates. Emits property.update when something changed.',
     response: ok(PROPERTY_SHAPE, 'The updated property.'),
-    problems: [404],
-    example: { params: { propertyId: EXAMPLE.propertyId }, body: { name: 'Villa Azur (sea view)', tags: ['sea-view', 'pool'] } },
+    example: { body: { name: 'Villa Azur (sea view)', tags: ['sea-view', 'pool'] } },
   })
   @Patch(':propertyId')
   update(@Ctx() ctx: RequestContext, @Param('propertyId') propertyId: string, @Body() dto: UpdatePropertyDto) {
@@ -66,11 +60,9 @@ export class PropertiesController {
     description:
       'Takes its pictures, checklists, bookings and reminders with it (one event each, then property.delete). 409 while a stay is ahead or a job is open on it.',
     response: none(),
-    problems: [404, 409],
-    example: { params: { propertyId: EXAMPLE.propertyId } },
+    problems: [409],
   })
   @Delete(':propertyId')
-  @HttpCode(204)
   async delete(@Ctx() ctx: RequestContext, @Param('propertyId') propertyId: string): Promise<void> {
     await this.properties.delete(ctx, propertyId);
   }

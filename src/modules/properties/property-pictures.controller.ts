@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Res, StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
 import { RequestContext } from '../../platform/context/request-context';
 import { Ctx } from '../../platform/http/request-context';
+import { storedImage } from '../../platform/http/stored-image';
 import { CreatePropertyPictureDto } from './dto/create-property-picture.dto';
 import { PropertyPicturesService } from './property-pictures.service';
-import { RouteDoc, none, ok } from '../../platform/openapi/route-doc';
+import { RouteDoc, image, none, ok } from '../../platform/openapi/route-doc';
 import { EXAMPLE } from '../../platform/openapi/examples';
 import { PROPERTY_PICTURE_SHAPE } from './property-picture.response';
 
@@ -25,14 +26,8 @@ export class PropertyPicturesController {
     return this.pictures.create(ctx, dto);
   }
 
-  @RouteDoc({
-    summary: 'Delete a picture',
-    response: none(),
-    problems: [404],
-    example: { params: { pictureId: EXAMPLE.pictureId } },
-  })
+  @RouteDoc({ summary: 'Delete a picture', response: none() })
   @Delete(':pictureId')
-  @HttpCode(204)
   async delete(@Ctx() ctx: RequestContext, @Param('pictureId') pictureId: string): Promise<void> {
     await this.pictures.delete(ctx, pictureId);
   }
@@ -42,22 +37,13 @@ export class PropertyPicturesController {
    * (spec 5.1) and scoped to the caller's account. A picture's bytes never change, so
    * the caller may cache it forever, but only privately: it is authenticated content.
    */
-  @RouteDoc({
-    summary: "The picture's stored image",
-    response: { binary: 'image/*', description: 'The image bytes, with their content type.' },
-    problems: [404],
-    example: { params: { pictureId: EXAMPLE.pictureId } },
-  })
+  @RouteDoc({ summary: "The picture's stored image", response: image() })
   @Get(':pictureId/content')
   async content(
     @Ctx() ctx: RequestContext,
     @Param('pictureId') pictureId: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const { bytes, contentType } = await this.pictures.content(ctx, pictureId);
-    res.setHeader('Cache-Control', 'private, max-age=31536000, immutable');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-    return new StreamableFile(bytes, { type: contentType, length: bytes.length });
+    return storedImage(res, await this.pictures.content(ctx, pictureId));
   }
 }

@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { isUniqueViolation } from '../../platform/database/pg-errors';
+import { foundById } from '../../platform/ids/found-by-id';
 import { Tx, UnitOfWork } from '../../platform/database/unit-of-work';
 import { DomainError, NotFoundError } from '../../platform/errors/domain-error';
 import { RequestContext } from '../../platform/context/request-context';
@@ -102,13 +103,12 @@ export class PropertyPicturesService implements OnModuleInit {
 
   async delete(ctx: RequestContext, pictureId: string): Promise<void> {
     await this.uow.run(ctx, async (tx) => {
-      const picture = isIdOf('picture', pictureId)
-        ? await tx.manager.findOne(PropertyPictureEntity, {
-            where: { accountId: ctx.accountId, id: pictureId },
-            lock: { mode: 'pessimistic_write' },
-          })
-        : null;
-      if (!picture) throw new NotFoundError('Picture', pictureId);
+      const picture = await foundById('picture', pictureId, 'Picture', () =>
+        tx.manager.findOne(PropertyPictureEntity, {
+          where: { accountId: ctx.accountId, id: pictureId },
+          lock: { mode: 'pessimistic_write' },
+        }),
+      );
       await this.remove(tx, [picture]);
     });
   }

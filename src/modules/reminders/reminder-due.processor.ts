@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
 import { QueueProcessor } from '../../platform/queue/queue-processor';
-import { QueueWorkers } from '../../platform/queue/queue-worker';
 import { ReminderFiringService } from './reminder-firing.service';
 import { REMINDER_DUE_QUEUE, ReminderDueJobData } from './reminder-queue.service';
 
@@ -9,7 +8,6 @@ import { REMINDER_DUE_QUEUE, ReminderDueJobData } from './reminder-queue.service
 const CONCURRENCY = 20;
 /** A job this much (or less) ahead of its reminder's date ran early by the clocks, not for a moved reminder. */
 const CLOCK_SKEW_MAX_MS = 60_000;
-const CLOSE_WITHIN_MS = 5_000;
 
 /**
  * Runs the delayed reminder jobs (worker only). A job that runs before its reminder is due by the
@@ -18,15 +16,8 @@ const CLOSE_WITHIN_MS = 5_000;
  */
 @Injectable()
 export class ReminderDueProcessor extends QueueProcessor<ReminderDueJobData> {
-  constructor(
-    private readonly firing: ReminderFiringService,
-    workers: QueueWorkers,
-  ) {
-    super(workers, REMINDER_DUE_QUEUE);
-  }
-
-  protected workerOptions() {
-    return { concurrency: CONCURRENCY, closeWithinMs: CLOSE_WITHIN_MS };
+  constructor(private readonly firing: ReminderFiringService) {
+    super(REMINDER_DUE_QUEUE, { concurrency: CONCURRENCY });
   }
 
   async process(job: Job<ReminderDueJobData>, token?: string): Promise<void> {

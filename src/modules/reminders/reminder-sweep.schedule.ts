@@ -1,8 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig } from '../../config/config';
-import { APP_CONFIG } from '../../config/config.module';
+import { Injectable } from '@nestjs/common';
 import { ScheduledTasks } from '../../platform/scheduling/scheduled-tasks';
-import { PeriodicTask, Scheduler } from '../../platform/scheduling/scheduler';
+import { PeriodicTask } from '../../platform/scheduling/scheduler';
 import { ReminderFiringService } from './reminder-firing.service';
 
 export const REMINDER_SWEEP_TASK = 'reminder-sweep';
@@ -13,12 +11,8 @@ export const REMINDER_SWEEP_TASK = 'reminder-sweep';
  */
 @Injectable()
 export class ReminderSweepSchedule extends ScheduledTasks {
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    scheduler: Scheduler,
-    private readonly firing: ReminderFiringService,
-  ) {
-    super(scheduler);
+  constructor(private readonly firing: ReminderFiringService) {
+    super();
   }
 
   protected tasks(): PeriodicTask[] {

@@ -1,5 +1,6 @@
 import { FieldIssue, ValidationError } from '../../platform/errors/domain-error';
 import { parseDateTime } from '../../platform/http/validators';
+import { orderedInstants } from '../../platform/pagination/date-window';
 import type { JobRequestSettings, JobTime } from './reminder.entity';
 
 /** Limits of the reminder write shape: the spec's (2.5, 8) plus the ones we chose where it is silent (docs/reminders.md). */
@@ -42,11 +43,7 @@ export function storedJobTime(time: JobTimeInput, pointer: string): JobTime {
   if (!start) throw new Error('storedJobTime: validate startTime first');
   const stored: JobTime = { type: time.type, startTime: start.toISOString() };
   if (present(time.endTime)) {
-    const end = parseDateTime(time.endTime);
-    if (!end) throw new Error('storedJobTime: validate endTime first');
-    if (end.getTime() <= start.getTime()) {
-      throw ValidationError.field(`${pointer}/endTime`, `endTime (${end.toISOString()}) must be after startTime (${start.toISOString()})`);
-    }
+    const [, end] = orderedInstants({ startTime: time.startTime }, { endTime: time.endTime }, 'sameRefused', pointer);
     stored.endTime = end.toISOString();
   }
   if (present(time.durationInHours)) stored.durationInHours = time.durationInHours;

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { RequestContext } from '../../platform/context/request-context';
 import { Ctx } from '../../platform/http/request-context';
 import { CreateReminderDto } from './dto/create-reminder.dto';
@@ -19,7 +19,6 @@ export class RemindersController {
     example: { body: EXAMPLE.reminderBody },
   })
   @Post()
-  @HttpCode(201)
   create(@Ctx() ctx: RequestContext, @Body() dto: CreateReminderDto) {
     return this.reminders.create(ctx, dto);
   }
@@ -34,25 +33,14 @@ export class RemindersController {
     return this.reminders.list(ctx.accountId, query);
   }
 
-  @RouteDoc({
-    summary: 'Get a reminder',
-    response: ok(REMINDER_SHAPE, 'The reminder.'),
-    problems: [404],
-    example: { params: { reminderId: EXAMPLE.reminderId } },
-  })
+  @RouteDoc({ summary: 'Get a reminder', response: ok(REMINDER_SHAPE, 'The reminder.') })
   @Get(':reminderId')
   get(@Ctx() ctx: RequestContext, @Param('reminderId') reminderId: string) {
     return this.reminders.get(ctx.accountId, reminderId);
   }
 
-  @RouteDoc({
-    summary: 'Delete a reminder',
-    response: none(),
-    problems: [404],
-    example: { params: { reminderId: EXAMPLE.reminderId } },
-  })
+  @RouteDoc({ summary: 'Delete a reminder', response: none() })
   @Delete(':reminderId')
-  @HttpCode(204)
   async delete(@Ctx() ctx: RequestContext, @Param('reminderId') reminderId: string): Promise<void> {
     await this.reminders.delete(ctx, reminderId);
   }

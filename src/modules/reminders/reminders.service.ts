@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '../../platform/context/request-context';
+import { foundById } from '../../platform/ids/found-by-id';
 import { Tx, UnitOfWork } from '../../platform/database/unit-of-work';
-import { NotFoundError } from '../../platform/errors/domain-error';
-import { isIdOf, newId } from '../../platform/ids/ids';
+import { newId } from '../../platform/ids/ids';
 import { CursorCodec, dateIdKeyOf } from '../../platform/pagination/cursor';
 import { dateWindowOf } from '../../platform/pagination/date-window';
 import { Page, toPage } from '../../platform/pagination/page';
@@ -63,10 +63,9 @@ export class RemindersService {
   }
 
   async get(accountId: string, reminderId: string): Promise<ReminderResponse> {
-    const reminder = isIdOf('reminder', reminderId)
-      ? await this.repository.findOne(this.repository.manager, accountId, reminderId)
-      : undefined;
-    if (!reminder) throw new NotFoundError('Reminder', reminderId);
+    const reminder = await foundById('reminder', reminderId, 'Reminder', () =>
+      this.repository.findOne(this.repository.manager, accountId, reminderId),
+    );
     return toReminderResponse(reminder);
   }
 
@@ -85,10 +84,9 @@ export class RemindersService {
 
   async delete(ctx: RequestContext, reminderId: string): Promise<void> {
     await this.uow.run(ctx, async (tx) => {
-      const reminder = isIdOf('reminder', reminderId)
-        ? await this.repository.findOne(tx.manager, ctx.accountId, reminderId, 'update')
-        : undefined;
-      if (!reminder) throw new NotFoundError('Reminder', reminderId);
+      const reminder = await foundById('reminder', reminderId, 'Reminder', () =>
+        this.repository.findOne(tx.manager, ctx.accountId, reminderId, 'update'),
+      );
       await this.repository.delete(tx.manager, ctx.accountId, reminder.id);
       await this.publish(tx, 'reminder.delete', reminder);
     });

@@ -95,13 +95,8 @@ export class WebhookQueue implements OnModuleInit {
 
   /** Best effort (enqueueBestEffort: never throws, bounded wait): the sweep catches up undispatched events. */
   async enqueueDispatch(eventIds: string[]): Promise<void> {
-    if (eventIds.length === 0) return;
     const jobs = eventIds.map((eventId) => ({ name: 'dispatch', data: { eventId }, opts: { jobId: eventId, ...DISPATCH_JOB_OPTIONS } }));
-    await enqueueBestEffort(
-      () => this.dispatchQueue.addBulk(jobs),
-      this.logger,
-      `enqueueing dispatch of ${eventIds.length} event(s) failed (the sweep will retry)`,
-    );
+    await this.addBulk(this.dispatchQueue, jobs, `enqueueing dispatch of ${eventIds.length} event(s) failed`);
   }
 
   /** One attempt job; see enqueueDeliveries. */
@@ -111,7 +106,6 @@ export class WebhookQueue implements OnModuleInit {
 
   /** Best effort (never throws, bounded wait): the sweep catches up pending deliveries past their next_retry_at. */
   async enqueueDeliveries(items: Array<{ deliveryId: string } & DeliveryEnqueueOptions>): Promise<void> {
-    if (items.length === 0) return;
     const jobs = items.map(({ deliveryId, delayMs, attempt = 0, subscriptionId, ahead }) => ({
       name: 'deliver',
       // (An undefined subscriptionId is left out when BullMQ serializes the data.)
@@ -123,26 +117,17 @@ export class WebhookQueue implements OnModuleInit {
         ...DELIVERY_JOB_OPTIONS,
       },
     }));
-    await enqueueBestEffort(
-      () => this.deliveryQueue.addBulk(jobs),
-      this.logger,
-      `enqueueing ${items.length} delivery attempt(s) failed (the sweep will retry)`,
-    );
+    await this.addBulk(this.deliveryQueue, jobs, `enqueueing ${items.length} delivery attempt(s) failed`);
   }
 
   /** Wake-ups of subscriptions' batch loops (WebhookBatches). Best effort (never throws, bounded wait): the sweep sends what waits past its due time. */
   async enqueueBatches(wakes: BatchWake[], delayMs?: number): Promise<void> {
-    if (wakes.length === 0) return;
     const jobs = wakes.map((wake) => ({
       name: BATCH_JOB,
       data: wake,
       opts: { jobId: batchJobId(wake), delay: delayMs, ...DELIVERY_JOB_OPTIONS },
     }));
-    await enqueueBestEffort(
-      () => this.deliveryQueue.addBulk(jobs),
-      this.logger,
-      `enqueueing ${wakes.length} subscription wake-up(s) failed (the sweep will retry)`,
-    );
+    await this.addBulk(this.deliveryQueue, jobs, `enqueueing ${wakes.length} subscription wake-up(s) failed`);
   }
 
   /**
@@ -206,13 +191,14 @@ export class WebhookQueue implements OnModuleInit {
 
   /** Best effort (never throws, bounded wait): the sweep re-enqueues a running replay whose job was lost. */
   async enqueueReplays(replayIds: string[]): Promise<void> {
-    if (replayIds.length === 0) return;
     const jobs = replayIds.map((replayId) => ({ name: 'replay', data: { replayId }, opts: { jobId: replayId, ...REPLAY_JOB_OPTIONS } }));
-    await enqueueBestEffort(
-      () => this.replayQueue.addBulk(jobs),
-      this.logger,
-      `enqueueing ${replayIds.length} replay(s) failed (the sweep will retry)`,
-    );
+    await this.addBulk(this.replayQueue, jobs, `enqueueing ${replayIds.length} replay(s) failed`);
+  }
+
+  /** The jobs in one round trip, best effort (enqueueBestEffort: never throws, bounded wait); none, no call. */
+  private async addBulk(queue: Queue, jobs: Parameters<Queue['addBulk']>[0], failure: string): Promise<void> {
+    if (jobs.length === 0) return;
+    await enqueueBestEffort(() => queue.addBulk(jobs), this.logger, `${failure} (the sweep will retry)`);
   }
 }
 

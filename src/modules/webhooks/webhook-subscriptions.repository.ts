@@ -137,6 +137,28 @@ export class WebhookSubscriptionsRepository {
     });
   }
 
+  /**
+   * Failing deliveries (failed for good, or failed and waiting for a retry) among each of the account's
+   * subscriptions' `newest` deliveries, newest first: ONE statement for every subscription (a lateral
+   * read of each one's newest by index webhook_deliveries_log_idx), not one per subscription.
+   */
+  recentFailures(accountId: string, newest: number): Promise<WebhookDeliveryEntity[]> {
+    return this.deliveries
+      .createQueryBuilder('d')
+      .where('d.accountId = :accountId', { accountId })
+      .andWhere(
+        `d.id IN (SELECT n.id FROM webhook_subscriptions s
+                   CROSS JOIN LATERAL (SELECT id, status, attempt_count FROM webhook_deliveries
+                                        WHERE account_id = s.account_id AND subscription_id = s.id
+                                        ORDER BY id DESC LIMIT :newest) n
+                  WHERE s.account_id = :accountId AND s.kind = 'platform'
+                    AND (n.status = 'failed_permanent' OR (n.status = 'pending' AND n.attempt_count > 0)))`,
+        { newest },
+      )
+      .orderBy('d.id', 'DESC')
+      .getMany();
+  }
+
   // Operational events (worker): see delivery/webhook-operational-events.service.ts.
 
   /**

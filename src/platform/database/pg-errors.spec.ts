@@ -1,5 +1,5 @@
 import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
-import { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './pg-errors';
+import { isDatabaseUnavailable, isForeignKeyViolation, isTransactionConflict, isUniqueViolation } from './pg-errors';
 
 describe('isUniqueViolation', () => {
   const pg = (code: string, constraint?: string) => Object.assign(new Error('duplicate key'), { code, constraint });
@@ -70,5 +70,20 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);
     expect(isDatabaseUnavailable('ECONNREFUSED')).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+});
+
+describe('isTransactionConflict', () => {
+  const failed = (code: string) => new QueryFailedError('UPDATE', [], Object.assign(new Error(`sqlstate ${code}`), { code }));
+
+  it("recognises a deadlock's victim and a serialization failure", () => {
+    expect(isTransactionConflict(failed('40P01'))).toBe(true);
+    expect(isTransactionConflict(failed('40001'))).toBe(true);
+  });
+
+  it('leaves other failures alone', () => {
+    for (const code of ['23505', '55P03', '57P01', '40002']) expect(isTransactionConflict(failed(code))).toBe(false);
+    expect(isTransactionConflict(new Error('deadlock detected'))).toBe(false);
+    expect(isTransactionConflict(undefined)).toBe(false);
   });
 });

@@ -24,6 +24,19 @@ export function isForeignKeyViolation(error: unknown, constraint: string): boole
   return violates(error, '23503', constraint);
 }
 
+/** SQLSTATEs of a transaction rolled back for colliding with a concurrent one: deadlock_detected, serialization_failure. */
+const TRANSACTION_CONFLICT_SQLSTATES = new Set(['40P01', '40001']);
+
+/**
+ * True when `error` says PostgreSQL rolled the transaction back for colliding with a concurrent one (it
+ * was chosen as a deadlock's victim, or could not be serialized): nothing of it committed, and the same
+ * work run again may well succeed (UnitOfWork does, a few times; past that the answer is a retryable 503).
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  return TRANSACTION_CONFLICT_SQLSTATES.has((error.driverError as { code?: string } | undefined)?.code ?? '');
+}
+
 /**
  * SQLSTATEs of a server that cannot serve now: class 08 (connection exception), 57P01-57P03
  * (terminated by an administrator or a crash shutdown, cannot connect now: starting up or shutting

@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager } from 'typeorm';
 import { RequestContext } from '../context/request-context';
 import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { transactionRetry } from './transaction-retry.rules';
 
 /** A use case's transaction: its EntityManager, its request context, and work to run once it commits. */
 export interface Tx {
@@ -20,7 +22,8 @@ export interface Tx {
 /**
  * One transaction per use case: the service's writes, the event-log rows it publishes and,
  * when it calls Tx.respond, the request's idempotent response all commit together or not at
- * all. After-commit tasks run only when the commit succeeded.
+ * all. After-commit tasks run only when the commit succeeded (those of a try rolled back never run).
+ * The request's idempotency claim is outside the transaction: it holds across the tries.
  */
 @Injectable()
 export class UnitOfWork {
@@ -33,7 +36,27 @@ export class UnitOfWork {
     private readonly idempotency: IdempotencyStore,
   ) {}
 
+  /**
+   * Runs `work` in a transaction. When PostgreSQL rolls it back for colliding with a concurrent one (a
+   * deadlock's victim, a serialization failure), nothing of it committed: it runs again from the start,
+   * a few times after a short jittered wait (transactionRetry), before the error goes to the caller.
+   */
   async run<T>(ctx: RequestContext, work: (tx: Tx) => Promise<T>): Promise<T> {
+    for (let tried = 1; ; tried++) {
+      try {
+        return await this.runOnce(ctx, work);
+      } catch (error) {
+        const retry = transactionRetry(error, tried, Math.random());
+        if (!retry) throw error;
+        this.logger.warn(
+          `transaction of ${ctx.requestId} rolled back for a conflict (${(error as Error).message}); running it again (try ${tried + 1})`,
+        );
+        await sleep(retry.delayMs);
+      }
+    }
+  }
+
+  private async runOnce<T>(ctx: RequestContext, work: (tx: Tx) => Promise<T>): Promise<T> {
     const afterCommit: Array<() => Promise<unknown> | unknown> = [];
     let respondedHere = false;
     let result: T;

@@ -1,6 +1,8 @@
 import { HttpException, Logger } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
 import { DatabaseOutages, DatabaseUnavailableError } from '../database/database-outages';
+import { isTransactionConflict } from '../database/pg-errors';
+import { TRANSACTION_CONFLICT_RETRY_AFTER_SECONDS } from '../database/transaction-retry.rules';
 import { DomainError } from '../errors/domain-error';
 import { ProblemInput, STATUS_BY_KIND } from './problem';
 
@@ -21,6 +23,21 @@ const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
 const FOREIGN_KEY_VIOLATION = '23503';
 const MISSING_REFERENCED_ROW = /is not present in table/;
 
+/**
+ * A transaction PostgreSQL rolled back for colliding with concurrent ones (a deadlock's victim, a
+ * serialization failure) on each of its tries (UnitOfWork), or a lone statement that lost one: nothing
+ * committed and the same request may be sent again as it is, so a retryable 503 (what clients and the
+ * SDK retry), not a 500, nor a 409 (which says the request collides with the resource's state).
+ */
+const TRANSACTION_CONFLICT: Rendered = {
+  status: 503,
+  code: 'serviceUnavailable',
+  detail:
+    `The request kept colliding with concurrent ones and was rolled back, nothing changed; retry after ` +
+    `${TRANSACTION_CONFLICT_RETRY_AFTER_SECONDS} s (a create with the same Idempotency-Key)`,
+  headers: { 'Retry-After': String(TRANSACTION_CONFLICT_RETRY_AFTER_SECONDS) },
+};
+
 const INTERNAL: Rendered = {
   status: 500,
   code: 'internal',
@@ -29,7 +46,8 @@ const INTERNAL: Rendered = {
 
 /**
  * Any error, ours or the framework's, as what its problem document says (status, code, detail, extras,
- * headers): the database being unreachable is a 503 with Retry-After; other unexpected errors become a
+ * headers): the database being unreachable, or a transaction losing to concurrent ones on every try, is
+ * a 503 with Retry-After; other unexpected errors become a
  * bare 500, the stack to the log, never to the client. The HTTP filter renders every response's
  * problem with it, and the MCP tools their tool errors, so both say the same thing of the same error.
  */
@@ -62,6 +80,10 @@ export class ProblemRenderer {
         code: 'conflict',
         detail: 'A resource this request refers to was deleted by another request meanwhile; read it again before retrying',
       };
+    }
+    if (isTransactionConflict(error)) {
+      this.logger.warn(`a transaction lost every try to concurrent ones: ${(error as Error).message}`);
+      return TRANSACTION_CONFLICT;
     }
     this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     return INTERNAL;

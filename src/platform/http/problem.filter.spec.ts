@@ -74,3 +74,17 @@ describe('ProblemFilter and database outages', () => {
     expect(notedOutages).toEqual([]);
   });
 });
+
+describe('ProblemFilter and transaction conflicts', () => {
+  it.each(['40P01', '40001'])('answers a transaction rolled back for a conflict (%s) with a retryable 503, not a 500', (code) => {
+    notedOutages.length = 0;
+    const error = new QueryFailedError('UPDATE', [], Object.assign(new Error('deadlock detected'), { code, detail: 'Process 7 waits' }));
+    const { status, body, headers } = render(error);
+    expect(status).toBe(503);
+    expect(body).toMatchObject({ code: 'serviceUnavailable', status: 503, title: 'Service unavailable' });
+    expect(headers['Retry-After']).toBe('1');
+    expect(JSON.stringify(body)).not.toMatch(/deadlock|Process/);
+    // Not an outage: the server answered.
+    expect(notedOutages).toEqual([]);
+  });
+});

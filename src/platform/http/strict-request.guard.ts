@@ -7,6 +7,7 @@ import { unsupportedMediaType } from './json-body.middleware';
 import { ACCEPTS_MULTIPART } from './multipart';
 import { IS_PUBLIC } from './public.decorator';
 import { ApiRequest } from './request-context';
+import { RouteFlag } from './route-flag';
 import { toValidationError } from './validation-issues';
 
 interface DeclaredInputs {
@@ -16,7 +17,7 @@ interface DeclaredInputs {
 
 /** Handlers never change at run time, so each one's declaration (and whether it is public) is read once. */
 const declaredByHandler = new WeakMap<object, DeclaredInputs>();
-const publicByHandler = new WeakMap<object, boolean>();
+const publicRoute = new RouteFlag(IS_PUBLIC);
 
 /** Which of @Body() / @Query() a handler declares (custom decorators such as @Ctx() have non-numeric keys). */
 function declaredInputs(context: ExecutionContext): DeclaredInputs {
@@ -52,7 +53,7 @@ export class StrictRequestGuard implements CanActivate {
       req.resume(); // drain the unread body so the connection stays usable for the answer
       throw unsupportedMediaType(req);
     }
-    if (this.isPublic(context)) return true;
+    if (publicRoute.of(this.reflector, context)) return true;
 
     const declared = declaredInputs(context);
     const queryNames = Object.keys(req.query ?? {});
@@ -77,15 +78,5 @@ export class StrictRequestGuard implements CanActivate {
         );
     }
     return true;
-  }
-
-  private isPublic(context: ExecutionContext): boolean {
-    const handler = context.getHandler();
-    let isPublic = publicByHandler.get(handler);
-    if (isPublic === undefined) {
-      isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, context.getClass()]) === true;
-      publicByHandler.set(handler, isPublic);
-    }
-    return isPublic;
   }
 }

@@ -6,8 +6,10 @@ import {
   IsArray,
   IsDefined,
   IsObject,
+  IsOptional,
   IsString,
   IsUrl,
+  Length,
   MaxLength,
   registerDecorator,
   ValidateIf,
@@ -204,6 +206,16 @@ export function IsListOf(item: () => new () => object, max: number, min?: number
 /** `@IsObject() @ValidateNested() @Type(() => type)`: one nested object. */
 export function IsNested(type: () => new () => object): PropertyDecorator {
   return allOf(Type(type), ValidateNested(), IsObject());
+}
+
+/** `@IsDefined() @IsString() @Length(1, maxLength)`: a text that must be sent, not empty. */
+export function IsRequiredText(maxLength: number): PropertyDecorator {
+  return allOf(Length(1, maxLength), IsString(), IsDefined());
+}
+
+/** `@IsOptional() @IsString() @Length(1, maxLength)`: a text that may be left out (or null), not empty when sent. */
+export function IsOptionalText(maxLength: number): PropertyDecorator {
+  return allOf(Length(1, maxLength), IsString(), IsOptional());
 }
 
 /** `@IsDefined() @IsDateTime()`: a date-time that must be sent. */

@@ -7,6 +7,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { untilAborted } from '../async/until-aborted';
 import { traceConnection } from './request-trace';
 import { checkUrlShape, isPublicAddress, URL_MESSAGES, UrlPolicyError } from './url-policy.rules';
+import { errorChain } from '../errors/error-chain';
 
 export interface ResolvedAddress {
   address: string;
@@ -139,17 +140,7 @@ export class OutboundUrlPolicy {
  * TypeError) and AggregateError `.errors` (happy eyeballs); undefined for a plain network failure.
  */
 export function policyViolationOf(error: unknown): UrlPolicyError | undefined {
-  const seen = new Set<unknown>();
-  const queue: unknown[] = [error];
-  while (queue.length > 0 && seen.size < 50) {
-    const current = queue.shift();
-    if (current === null || typeof current !== 'object' || seen.has(current)) continue;
-    seen.add(current);
-    if (current instanceof UrlPolicyError) return current;
-    const { cause, errors } = current as { cause?: unknown; errors?: unknown };
-    if (cause !== undefined) queue.push(cause);
-    if (Array.isArray(errors)) queue.push(...errors);
-  }
+  for (const behind of errorChain(error)) if (behind instanceof UrlPolicyError) return behind;
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { applyDecorators, HttpCode, SetMetadata } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import type { ReadShape } from './read-shape';
 
@@ -6,12 +6,13 @@ import type { ReadShape } from './read-shape';
  * What the code of a route cannot say about it, declared on its handler next to the route:
  *
  *   @Get(':bookingId')
- *   @RouteDoc({ summary: 'Get a booking', response: ok(BOOKING_SHAPE, 'The booking.'), problems: [404], example: { params: … } })
+ *   @RouteDoc({ summary: 'Get a booking', response: ok(BOOKING_SHAPE, 'The booking.') })
  *
  * The OpenAPI document (src/openapi/openapi.document.ts) takes the path, parameters, body and query
  * schemas, success status, @Public, @Idempotent and @MultipartFile from the code, and the rest from
- * here. The example request must work against a fresh account: the contract test sends it
- * (test/e2e/openapi-contract.e2e-spec.ts) after swapping the EXAMPLE_IDS placeholders for real ids.
+ * here. A route with a path id answers 404 and its example uses the EXAMPLE_IDS placeholder of the
+ * id's name, both without saying so here. The example request must work against a fresh account: the
+ * contract test sends it (test/e2e/openapi-contract.e2e-spec.ts) after swapping the placeholders for real ids.
  */
 export type ResponseDoc =
   | { shape: ReadShape; page?: boolean; description: string }
@@ -20,6 +21,7 @@ export type ResponseDoc =
   | { json: true; description: string };
 
 export interface ExampleRequest {
+  /** Path ids whose example is not the EXAMPLE_IDS placeholder of their name. */
   params?: Record<string, string>;
   /** Typed as the parameter is (integers as numbers). */
   query?: Record<string, string | number | boolean>;
@@ -30,7 +32,7 @@ export interface RouteDocOptions {
   summary: string;
   description?: string;
   response: ResponseDoc;
-  /** Problem statuses beyond 400, 401, 403 and 429 (every authenticated route can answer those). */
+  /** Problem statuses beyond 400, 401, 403 and 429 (every authenticated route can answer those) and a path id's 404. */
   problems?: number[];
   example?: ExampleRequest;
   /** A @MultipartFile route whose body needs the file or one of these fields (a JSON body: one of them). */
@@ -39,14 +41,22 @@ export interface RouteDocOptions {
 
 export const ROUTE_DOC = 'openapi:routeDoc';
 
-/** The route's documentation: summary and description through @nestjs/swagger's ApiOperation, the rest as metadata. */
+/**
+ * The route's documentation: summary and description through @nestjs/swagger's ApiOperation, the rest as
+ * metadata. A route documented as answering no body (`none()`) answers 204: the status is set here, so the
+ * route and its document cannot disagree.
+ */
 export function RouteDoc(doc: RouteDocOptions): MethodDecorator {
   return applyDecorators(
     ApiOperation({ summary: doc.summary, ...(doc.description ? { description: doc.description } : {}) }),
     SetMetadata(ROUTE_DOC, doc),
+    ...('none' in doc.response ? [HttpCode(204)] : []),
   );
 }
 
 export const ok = <T>(shape: ReadShape<T>, description: string): ResponseDoc => ({ shape, description });
 export const page = <T>(shape: ReadShape<T>, description: string): ResponseDoc => ({ shape, page: true, description });
+/** A stored image's bytes (platform/http/stored-image.ts). */
+export const image = (): ResponseDoc => ({ binary: 'image/*', description: 'The image bytes, with their content type.' });
+/** No body: the route answers 204 (RouteDoc sets it). */
 export const none = (description = 'Done; no body.'): ResponseDoc => ({ none: true, description });

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors/domain-error';
-import { dateWindowOf } from './date-window';
+import { dateWindowOf, orderedInstants } from './date-window';
 
 describe('dateWindowOf', () => {
   it('parses both bounds, an instant included', () => {
@@ -18,6 +18,22 @@ describe('dateWindowOf', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).extras.errors).toEqual([{ pointer: '#/dateTo', detail: expect.stringContaining('dateFrom') }]);
+    }
+  });
+});
+
+describe('orderedInstants', () => {
+  it('refuses the same instant unless allowed, at the second field, naming both', () => {
+    const same = ['2025-06-01T00:00:00Z', '2025-06-01T02:00:00+02:00'];
+    expect(orderedInstants({ dateFrom: same[0] }, { dateTo: same[1] }, 'sameAllowed')).toEqual([new Date(same[0]), new Date(same[0])]);
+    try {
+      orderedInstants({ startDate: same[0] }, { endDate: same[1] }, 'sameRefused');
+      throw new Error('expected a failure');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).extras.errors).toEqual([
+        { pointer: '#/endDate', detail: 'endDate (2025-06-01T00:00:00.000Z) must be after startDate (2025-06-01T00:00:00.000Z)' },
+      ]);
     }
   });
 });

@@ -12,11 +12,29 @@ export interface DateWindow {
  * dateFrom after dateTo is a 400 at #/dateTo; equal bounds are one instant, which is a valid window.
  */
 export function dateWindowOf(dateFrom: string, dateTo: string): DateWindow {
-  const from = parseDateTime(dateFrom);
-  const to = parseDateTime(dateTo);
-  if (!from || !to) throw new Error('dateWindowOf: validate dateFrom and dateTo as date-times first');
-  if (from.getTime() > to.getTime()) {
-    throw ValidationError.field('#/dateTo', `dateTo (${to.toISOString()}) must not be before dateFrom (${from.toISOString()})`);
-  }
+  const [from, to] = orderedInstants({ dateFrom }, { dateTo }, 'sameAllowed');
   return { from, to };
+}
+
+/**
+ * Two fields already validated as date-times (`{ startDate: value }`), as instants in order: the second
+ * after the first (a window also takes them equal), else a 400 at the second field (below `at`, the
+ * pointer of their object) naming both.
+ */
+export function orderedInstants(
+  first: Record<string, string>,
+  second: Record<string, string>,
+  same: 'sameAllowed' | 'sameRefused',
+  at = '#',
+): [Date, Date] {
+  const [[firstName, firstValue]] = Object.entries(first);
+  const [[secondName, secondValue]] = Object.entries(second);
+  const [a, b] = [parseDateTime(firstValue), parseDateTime(secondValue)];
+  if (!a || !b) throw new Error(`validate ${firstName} and ${secondName} as date-times first`);
+  const inOrder = same === 'sameAllowed' ? a.getTime() <= b.getTime() : a.getTime() < b.getTime();
+  if (!inOrder) {
+    const rule = same === 'sameAllowed' ? 'must not be before' : 'must be after';
+    throw ValidationError.field(`${at}/${secondName}`, `${secondName} (${b.toISOString()}) ${rule} ${firstName} (${a.toISOString()})`);
+  }
+  return [a, b];
 }

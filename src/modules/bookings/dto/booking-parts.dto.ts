@@ -1,18 +1,6 @@
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsDefined,
-  IsInt,
-  IsOptional,
-  IsString,
-  Length,
-  Max,
-  Min,
-  ValidateNested,
-} from 'class-validator';
-import { allOf, IsHttpUrl } from '../../../platform/http/validators';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { allOf, IsHttpUrl, IsOptionalText, IsRequiredText } from '../../../platform/http/validators';
 import { OtherAttributeDto } from '../../properties/dto/property-parts.dto';
 import { BOOKING_LIMITS as L } from '../booking.rules';
 
@@ -20,19 +8,13 @@ import { BOOKING_LIMITS as L } from '../booking.rules';
 
 /** guestDetails item (create and update): everything is stored; the read shape shows firstName and lastName only. */
 export class GuestDto {
-  @IsDefined()
-  @IsString()
-  @Length(1, L.guestText)
+  @IsRequiredText(L.guestText)
   sourceId!: string;
 
-  @IsDefined()
-  @IsString()
-  @Length(1, L.guestText)
+  @IsRequiredText(L.guestText)
   firstName!: string;
 
-  @IsOptional()
-  @IsString()
-  @Length(1, L.guestText)
+  @IsOptionalText(L.guestText)
   lastName?: string | null;
 
   @IsOptional()

@@ -37,3 +37,19 @@ export function when(date: Date | string | null | undefined): Html {
   const iso = new Date(date).toISOString();
   return html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`;
 }
+
+/** A table that scrolls sideways on a narrow screen: focusable, named by its section's heading (`labelledBy`). */
+export function scrollTable(labelledBy: string, columns: string[], rows: Html[]): Html {
+  return html`<div class="scroll" tabindex="0" role="region" aria-labelledby="${labelledBy}">
+    <table>
+      <thead>
+        <tr>
+          ${columns.map((column) => html`<th scope="col">${column}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+  </div>`;
+}

@@ -1,10 +1,19 @@
 import type { KeySummary } from '../../auth/accounts.service';
 import type { AuditEntry } from '../console-audit.repository';
 import { CONSOLE_LIMITS } from '../console.rules';
-import { html, Html, when } from './html';
+import { html, Html, scrollTable, when } from './html';
 import { csrf, Frame, Notice, page } from './layout';
 
 const AUDIT_WORDS: Record<AuditEntry['action'], string> = { 'key.created': 'Key created', 'key.revoked': 'Key revoked' };
+
+function auditRow(entry: AuditEntry): Html {
+  return html`<tr>
+    <td>${when(entry.at)}</td>
+    <td>${AUDIT_WORDS[entry.action]}</td>
+    <td><code>${entry.apiKeyId}</code> ${entry.label ?? ''}</td>
+    <td><code>${entry.sessionId}</code></td>
+  </tr>`;
+}
 
 function keyRow(key: KeySummary): Html {
   return html`<tr>
@@ -67,24 +76,7 @@ export function keysPage(frame: Frame, data: KeysPage, flash?: Notice): Html {
         <h2 id="keys">Keys</h2>
         ${
           data.keys.length
-            ? html`<div class="scroll" tabindex="0" role="region" aria-labelledby="keys">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Label</th>
-                      <th scope="col">Key id</th>
-                      <th scope="col">Ends with</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Last used</th>
-                      <th scope="col">Kind</th>
-                      <th scope="col">Status</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${data.keys.map(keyRow)}
-                  </tbody>
-                </table>
-              </div>`
+            ? scrollTable('keys', ['Label', 'Key id', 'Ends with', 'Created', 'Last used', 'Kind', 'Status'], data.keys.map(keyRow))
             : html`<p>No keys yet.</p>`
         }
       </section>
@@ -92,29 +84,7 @@ export function keysPage(frame: Frame, data: KeysPage, flash?: Notice): Html {
         <h2 id="audit">Audit list</h2>
         ${
           data.audit.length
-            ? html`<div class="scroll" tabindex="0" role="region" aria-labelledby="audit">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">What</th>
-                      <th scope="col">Key</th>
-                      <th scope="col">From session</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${data.audit.map(
-                      (entry) =>
-                        html`<tr>
-                          <td>${when(entry.at)}</td>
-                          <td>${AUDIT_WORDS[entry.action]}</td>
-                          <td><code>${entry.apiKeyId}</code> ${entry.label ?? ''}</td>
-                          <td><code>${entry.sessionId}</code></td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>`
+            ? scrollTable('audit', ['When', 'What', 'Key', 'From session'], data.audit.map(auditRow))
             : html`<p>Key creations and revocations made in the console are listed here.</p>`
         }
       </section>`,

@@ -1,13 +1,13 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, StreamableFile, UploadedFile } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Res, StreamableFile, UploadedFile } from '@nestjs/common';
 import type { Response } from 'express';
 import { RequestContext } from '../../../platform/context/request-context';
 import { MultipartFile, UploadedFileBytes } from '../../../platform/http/multipart';
 import { Ctx } from '../../../platform/http/request-context';
+import { storedImage } from '../../../platform/http/stored-image';
 import { CommentsService } from './comments.service';
 import { CreateCommentDto } from './dto/create-comment.dto';
 import { ListCommentsQueryDto } from './dto/list-comments.dto';
-import { RouteDoc, ok, page } from '../../../platform/openapi/route-doc';
-import { EXAMPLE } from '../../../platform/openapi/examples';
+import { RouteDoc, image, ok, page } from '../../../platform/openapi/route-doc';
 import { COMMENT_SHAPE } from './comment.response';
 
 @Controller('v1/jobRequests/:jobRequestId/comments')
@@ -18,8 +18,7 @@ export class CommentsController {
     summary: "Read a job's chat",
     description: 'Unpaginated by cursor: offset and limit select the comments (nextCursor null, hasMore false).',
     response: page(COMMENT_SHAPE, 'The comments, oldest first.'),
-    problems: [404],
-    example: { params: { jobRequestId: EXAMPLE.jobRequestId }, query: { limit: 50 } },
+    example: { query: { limit: 50 } },
   })
   @Get()
   list(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string, @Query() query: ListCommentsQueryDto) {
@@ -33,11 +32,9 @@ export class CommentsController {
       'JSON, or multipart/form-data with an image in the file part (checked by its bytes; 413 over the size cap). At least one of message or file.',
     fileOr: ['message'],
     response: ok(COMMENT_SHAPE, 'The comment.'),
-    problems: [404],
-    example: { params: { jobRequestId: EXAMPLE.jobRequestId }, body: { message: 'The key box code changed to 4821.', languageCode: 'en' } },
+    example: { body: { message: 'The key box code changed to 4821.', languageCode: 'en' } },
   })
   @Post()
-  @HttpCode(201)
   @MultipartFile('file')
   create(
     @Ctx() ctx: RequestContext,
@@ -49,12 +46,7 @@ export class CommentsController {
   }
 
   /** The stored image of a comment, at its pictureUrl; behind x-api-key and scoped to the account, like property pictures. */
-  @RouteDoc({
-    summary: "A chat comment's image",
-    response: { binary: 'image/*', description: 'The image bytes, with their content type.' },
-    problems: [404],
-    example: { params: { jobRequestId: EXAMPLE.jobRequestId, commentId: EXAMPLE.commentId } },
-  })
+  @RouteDoc({ summary: "A chat comment's image", response: image() })
   @Get(':commentId/picture')
   async picture(
     @Ctx() ctx: RequestContext,
@@ -62,10 +54,6 @@ export class CommentsController {
     @Param('commentId') commentId: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const { bytes, contentType } = await this.comments.picture(ctx.accountId, jobRequestId, commentId);
-    res.setHeader('Cache-Control', 'private, max-age=31536000, immutable');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-    return new StreamableFile(bytes, { type: contentType, length: bytes.length });
+    return storedImage(res, await this.comments.picture(ctx.accountId, jobRequestId, commentId));
   }
 }

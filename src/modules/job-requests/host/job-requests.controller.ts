@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { PostAction } from '../../../platform/http/post-routes';
 import { Idempotent } from '../../../platform/http/idempotency.interceptor';
 import { RequestContext } from '../../../platform/context/request-context';
 import { Ctx } from '../../../platform/http/request-context';
@@ -25,7 +26,7 @@ export class JobRequestsController {
     description:
       "Invites the service providers; the property's details sent here update the property in the same transaction; checklists are copied onto the job. Emits jobRequest.created.",
     response: ok(JOB_REQUEST_SHAPE, 'The job (status 1).'),
-    problems: [404, 409, 422],
+    problems: [404, 409],
     example: { body: EXAMPLE.jobBody },
   })
   @Post()
@@ -45,12 +46,7 @@ export class JobRequestsController {
     return this.jobs.list(ctx.accountId, query);
   }
 
-  @RouteDoc({
-    summary: 'Get a job request',
-    response: ok(JOB_REQUEST_SHAPE, 'The job.'),
-    problems: [404],
-    example: { params: { jobRequestId: EXAMPLE.jobRequestId } },
-  })
+  @RouteDoc({ summary: 'Get a job request', response: ok(JOB_REQUEST_SHAPE, 'The job.') })
   @Get(':jobRequestId')
   get(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string) {
     return this.jobs.get(ctx.accountId, jobRequestId);
@@ -61,8 +57,8 @@ export class JobRequestsController {
     description:
       'An accepted job (2) moves to 9 until the cleaner accepts the changes. Closed jobs (3, 4, 7, 8) refuse with 409 invalidState.',
     response: ok(JOB_REQUEST_SHAPE, 'The changed job.'),
-    problems: [404, 409],
-    example: { params: { jobRequestId: EXAMPLE.jobRequestId }, body: { offeredPrice: 95, message: 'Please also water the plants.' } },
+    problems: [409],
+    example: { body: { offeredPrice: 95, message: 'Please also water the plants.' } },
   })
   @Patch(':jobRequestId')
   update(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string, @Body() dto: UpdateJobRequestDto) {
@@ -73,14 +69,10 @@ export class JobRequestsController {
     summary: 'Add or update one-off tasks',
     description: 'Tasks are matched by exact title: a known title keeps its id and gets the new note and picture.',
     response: ok(JOB_REQUEST_SHAPE, 'The job with its tasks.'),
-    problems: [404, 409],
-    example: {
-      params: { jobRequestId: EXAMPLE.jobRequestId },
-      body: { tasks: [{ title: 'Replace the hallway bulb', note: 'Spare bulbs are in the storage room.' }] },
-    },
+    problems: [409],
+    example: { body: { tasks: [{ title: 'Replace the hallway bulb', note: 'Spare bulbs are in the storage room.' }] } },
   })
-  @Post(':jobRequestId/oneOffTasks')
-  @HttpCode(200)
+  @PostAction(':jobRequestId/oneOffTasks')
   addOneOffTasks(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string, @Body() dto: OneOffTasksDto) {
     return this.changes.addOneOffTasks(ctx, jobRequestId, dto);
   }
@@ -89,11 +81,9 @@ export class JobRequestsController {
     summary: 'Cancel a job request',
     description: 'Only before the job started (1, 2, 9 → 3). Emits jobRequest.canceled.',
     response: ok(JOB_REQUEST_SHAPE, 'The cancelled job.'),
-    problems: [404, 409],
-    example: { params: { jobRequestId: EXAMPLE.jobRequestId } },
+    problems: [409],
   })
-  @Post(':jobRequestId/cancel')
-  @HttpCode(200)
+  @PostAction(':jobRequestId/cancel')
   cancel(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string) {
     return this.changes.cancel(ctx, jobRequestId);
   }
@@ -101,8 +91,7 @@ export class JobRequestsController {
   @RouteDoc({
     summary: "Set a job's payment status",
     response: ok(PAYMENT_STATUS_SHAPE, 'The payment status.'),
-    problems: [404],
-    example: { params: { jobRequestId: EXAMPLE.jobRequestId }, body: { status: 'successful', description: 'Paid by bank transfer' } },
+    example: { body: { status: 'successful', description: 'Paid by bank transfer' } },
   })
   @Patch(':jobRequestId/paymentStatus')
   setPaymentStatus(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string, @Body() dto: PaymentStatusDto) {

@@ -1,9 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Tx, UnitOfWork } from '../../../platform/database/unit-of-work';
+import { foundById } from '../../../platform/ids/found-by-id';
 import { ConflictError, NotFoundError, ValidationError } from '../../../platform/errors/domain-error';
 import { RequestContext } from '../../../platform/context/request-context';
 import { parseDateTime } from '../../../platform/http/validators';
-import { isIdOf, newId } from '../../../platform/ids/ids';
+import { newId } from '../../../platform/ids/ids';
 import { CursorCodec, CursorKey, InvalidCursorError } from '../../../platform/pagination/cursor';
 import { dateWindowOf } from '../../../platform/pagination/date-window';
 import { Page, toPage } from '../../../platform/pagination/page';
@@ -105,10 +106,9 @@ export class JobRequestsService implements OnModuleInit {
   }
 
   async get(accountId: string, jobRequestId: string): Promise<JobRequestResponse> {
-    const job = isIdOf('jobRequest', jobRequestId)
-      ? await this.repository.findView(this.repository.manager, accountId, jobRequestId)
-      : undefined;
-    if (!job) throw new NotFoundError('Job request', jobRequestId);
+    const job = await foundById('jobRequest', jobRequestId, 'Job request', () =>
+      this.repository.findView(this.repository.manager, accountId, jobRequestId),
+    );
     return toJobRequestResponse(job);
   }
 

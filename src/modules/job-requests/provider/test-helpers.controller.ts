@@ -1,4 +1,5 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Param, Post } from '@nestjs/common';
+import { PostAction } from '../../../platform/http/post-routes';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { RequestContext } from '../../../platform/context/request-context';
 import { Ctx } from '../../../platform/http/request-context';
@@ -22,26 +23,22 @@ export class JobRequestTestHelpersController {
     private readonly comments: CommentsService,
   ) {}
 
-  @Post('accept')
-  @HttpCode(200)
+  @PostAction('accept')
   accept(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string, @Body() dto: AcceptDto) {
     return this.lifecycle.accept(ctx, id, dto.email, dto.name ?? undefined);
   }
 
-  @Post('decline')
-  @HttpCode(200)
+  @PostAction('decline')
   decline(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string, @Body() dto: ServiceProviderDto) {
     return this.lifecycle.decline(ctx, id, dto.email);
   }
 
-  @Post('start')
-  @HttpCode(200)
+  @PostAction('start')
   start(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string, @Body() dto: PositionDto) {
     return this.lifecycle.start(ctx, id, dto);
   }
 
-  @Post('complete')
-  @HttpCode(200)
+  @PostAction('complete')
   complete(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string, @Body() dto: CompleteDto) {
     return this.lifecycle.complete(ctx, id, {
       latitude: dto.latitude,
@@ -52,27 +49,23 @@ export class JobRequestTestHelpersController {
     });
   }
 
-  @Post('cancelByCleaner')
-  @HttpCode(200)
+  @PostAction('cancelByCleaner')
   cancelByCleaner(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string) {
     return this.lifecycle.cancelByCleaner(ctx, id);
   }
 
-  @Post('acceptChanges')
-  @HttpCode(200)
+  @PostAction('acceptChanges')
   acceptChanges(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string) {
     return this.lifecycle.acceptChanges(ctx, id);
   }
 
-  @Post('declineChanges')
-  @HttpCode(200)
+  @PostAction('declineChanges')
   declineChanges(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string) {
     return this.lifecycle.declineChanges(ctx, id);
   }
 
   /** A provider's chat message: 201 with the comment (as POST …/comments answers), comment.new in the feed. */
   @Post('comments')
-  @HttpCode(201)
   comment(@Ctx() ctx: RequestContext, @Param('jobRequestId') id: string, @Body() dto: ProviderCommentDto) {
     return this.comments.createProviderComment(ctx, id, dto.authorEmail, dto.message);
   }

@@ -1,12 +1,10 @@
-import { IsDefined, IsString, Length } from 'class-validator';
-import { IsHttpUrl } from '../../../platform/http/validators';
+import { IsDefined } from 'class-validator';
+import { IsHttpUrl, IsRequiredText } from '../../../platform/http/validators';
 import { PropertyReferenceDto } from './property-reference.dto';
 
 /** POST /v1/propertyPictures (spec 2.2): the picture's client id, where to fetch it, and its property. */
 export class CreatePropertyPictureDto extends PropertyReferenceDto {
-  @IsDefined()
-  @IsString()
-  @Length(1, 100)
+  @IsRequiredText(100)
   sourceId!: string;
 
   /** Checked again, with DNS, by the outbound URL policy on every redirect hop. */

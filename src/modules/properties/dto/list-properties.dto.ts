@@ -1,4 +1,4 @@
-import { IsOptional, IsString, Length } from 'class-validator';
+import { IsOptionalText } from '../../../platform/http/validators';
 import { ListQueryDto } from '../../../platform/pagination/list-query.dto';
 
 /**
@@ -7,14 +7,10 @@ import { ListQueryDto } from '../../../platform/pagination/list-query.dto';
  */
 export class ListPropertiesQueryDto extends ListQueryDto {
   /** Part of the name, any case. */
-  @IsOptional()
-  @IsString()
-  @Length(1, 100)
+  @IsOptionalText(100)
   name?: string;
 
   /** The client's own id, exactly. */
-  @IsOptional()
-  @IsString()
-  @Length(1, 100)
+  @IsOptionalText(100)
   sourceId?: string;
 }

@@ -14,7 +14,16 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { IsCountryCode, IsHttpUrlList, IsListOf, IsNested, IsStringOrStringArray, IsTimeZone } from '../../../platform/http/validators';
+import {
+  IsCountryCode,
+  IsHttpUrlList,
+  IsListOf,
+  IsNested,
+  IsOptionalText,
+  IsRequiredText,
+  IsStringOrStringArray,
+  IsTimeZone,
+} from '../../../platform/http/validators';
 import type { BedType } from '../property.entity';
 import { BED_TYPES, PROPERTY_LIMITS as L } from '../property.rules';
 
@@ -43,9 +52,7 @@ export class BedDetailDto {
   @IsBoolean()
   twinable!: boolean;
 
-  @IsDefined()
-  @IsString()
-  @Length(1, L.displayLabel)
+  @IsRequiredText(L.displayLabel)
   displayLabel!: string;
 
   @IsDefined()
@@ -57,9 +64,7 @@ export class BedDetailDto {
 
 /** Same shape for property and booking otherAttributes (spec 2.1). */
 export class OtherAttributeDto {
-  @IsDefined()
-  @IsString()
-  @Length(1, L.attributeLabel)
+  @IsRequiredText(L.attributeLabel)
   label!: string;
 
   @IsDefined()
@@ -156,8 +161,6 @@ export class PropertyFieldsDto {
   bedDetails?: BedDetailDto[] | null;
 
   /** Legacy picture identifier, not a URL; POST /v1/propertyPictures is the way to add pictures. */
-  @IsOptional()
-  @IsString()
-  @Length(1, L.pictureUrl)
+  @IsOptionalText(L.pictureUrl)
   pictureUrl?: string | null;
 }

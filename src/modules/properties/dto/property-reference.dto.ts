@@ -1,4 +1,4 @@
-import { IsOptional, IsString, Length } from 'class-validator';
+import { IsOptionalText } from '../../../platform/http/validators';
 
 /**
  * The two ways a dependent request names its property. Extend it in the dependent's
@@ -6,13 +6,9 @@ import { IsOptional, IsString, Length } from 'class-validator';
  * rule is PropertyResolver.resolve's, so it answers the same everywhere.
  */
 export class PropertyReferenceDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 100)
+  @IsOptionalText(100)
   propertyId?: string;
 
-  @IsOptional()
-  @IsString()
-  @Length(1, 100)
+  @IsOptionalText(100)
   sourcePropertyId?: string;
 }

@@ -1,13 +1,11 @@
 import { IsBoolean, IsDefined, IsISO4217CurrencyCode, IsNumber, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
-import { IsDateTime, IsListOf, IsNested } from '../../../platform/http/validators';
+import { IsDateTime, IsListOf, IsNested, IsOptionalText, IsRequiredText } from '../../../platform/http/validators';
 import { PropertyReferenceDto } from '../../properties/dto/property-reference.dto';
 import { REMINDER_LIMITS as L } from '../reminder.rules';
 import { JobTimeDto } from './job-time.dto';
 
 export class ReminderChecklistDto {
-  @IsDefined()
-  @IsString()
-  @Length(1, L.checklistId)
+  @IsRequiredText(L.checklistId)
   checklistId!: string;
 }
 
@@ -38,9 +36,7 @@ export class JobRequestSettingsDto {
 
 /** POST /v1/reminders (spec 2.5); propertyId / sourcePropertyId come from PropertyReferenceDto. Optional fields take null as "not set". */
 export class CreateReminderDto extends PropertyReferenceDto {
-  @IsDefined()
-  @IsString()
-  @Length(1, L.title)
+  @IsRequiredText(L.title)
   title!: string;
 
   /** When it fires. */
@@ -49,14 +45,10 @@ export class CreateReminderDto extends PropertyReferenceDto {
   date!: string;
 
   /** Ties the reminder to a booking by the client's id; stored as given (docs/reminders.md). */
-  @IsOptional()
-  @IsString()
-  @Length(1, 100)
+  @IsOptionalText(100)
   sourceBookingId?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @Length(1, L.sourceId)
+  @IsOptionalText(L.sourceId)
   sourceId?: string | null;
 
   @IsOptional()

@@ -1,10 +1,8 @@
-import { IsOptional, IsString, Length } from 'class-validator';
+import { IsOptionalText } from '../../../platform/http/validators';
 import { WindowListQueryDto } from '../../../platform/pagination/list-query.dto';
 
 /** GET /v1/reminders?dateFrom=&dateTo=[&propertyId=][&cursor=][&limit=]: reminders whose date is in [dateFrom, dateTo). */
 export class ListRemindersQueryDto extends WindowListQueryDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 100)
+  @IsOptionalText(100)
   propertyId?: string;
 }

@@ -3,6 +3,7 @@ import {
   buildEnvelope,
   capSnippet,
   deliveryHeaders,
+  envelopeBody,
   eventEnvelopeSource,
   isSuccessStatus,
   networkErrorClass,
@@ -54,6 +55,24 @@ describe('buildEnvelope', () => {
   it('ignores extra keys of the source', () => {
     const envelope = buildEnvelope({ ...source, secret: 'x' } as typeof source, notifiedAt, { test: false });
     expect(Object.keys(envelope)).not.toContain('secret');
+  });
+});
+
+describe('envelopeBody', () => {
+  it('is JSON.stringify(buildEnvelope(…)) byte for byte, with and without the test flag, for each attempt of one source', () => {
+    const tricky = { ...source, results: [{ note: ',"notifiedAt":"x"}', emoji: '\u{1F3E0}' }] };
+    for (const at of [notifiedAt, new Date('2027-06-30T23:59:59.999Z')]) {
+      for (const test of [false, true]) {
+        for (const from of [source, tricky])
+          expect(envelopeBody(from, at, { test })).toBe(JSON.stringify(buildEnvelope(from, at, { test })));
+      }
+    }
+  });
+
+  it('serializes each source on its own (sources are told apart by object, not by content)', () => {
+    const other = { ...source, results: [{ id: 'prop_2' }] };
+    expect(envelopeBody(source, notifiedAt, { test: false })).toContain('prop_1');
+    expect(envelopeBody(other, notifiedAt, { test: false })).toContain('prop_2');
   });
 });
 

@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { signPayload } from './webhook-signer.rules';
+import { errorChain } from '../../../platform/errors/error-chain';
 import type { AttemptErrorClass } from '../webhook-delivery.entity';
 import type { AttemptReport } from './webhook-poster';
 
@@ -39,6 +40,26 @@ export function buildEnvelope(source: EnvelopeSource, notifiedAt: Date, options:
   };
   if (options.test) envelope.test = true;
   return envelope;
+}
+
+/** What JSON.stringify(buildEnvelope(…)) ends with for notifiedAt at the epoch and no `test`: cut to get the head. */
+const EPOCH = new Date(0);
+const EPOCH_TAIL = `,"notifiedAt":"${EPOCH.toISOString()}"}`;
+/** Each envelope source's serialized head (all but notifiedAt and test), made once per source object. */
+const heads = new WeakMap<EnvelopeSource, string>();
+
+/**
+ * The body of one attempt: byte for byte JSON.stringify(buildEnvelope(…)), with the event's part
+ * serialized once per envelope source (a fan-out sends one event to every subscription, and the
+ * sources of recent events are shared), so an attempt only appends its own `notifiedAt`.
+ */
+export function envelopeBody(source: EnvelopeSource, notifiedAt: Date, options: { test: boolean }): string {
+  let head = heads.get(source);
+  if (head === undefined) {
+    head = JSON.stringify(buildEnvelope(source, EPOCH, { test: false })).slice(0, -EPOCH_TAIL.length);
+    heads.set(source, head);
+  }
+  return `${head},"notifiedAt":"${notifiedAt.toISOString()}"${options.test ? ',"test":true' : ''}}`;
 }
 
 export interface DeliveryHeadersInput {
@@ -188,16 +209,9 @@ export function attemptResult(report: AttemptReport): string {
 /** Error codes of a failure (the error's, its causes' and, for happy eyeballs, each attempt's), outermost first. */
 export function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
-  const seen = new Set<unknown>();
-  const queue: unknown[] = [error];
-  while (queue.length > 0 && seen.size < 20) {
-    const current = queue.shift();
-    if (current === null || typeof current !== 'object' || seen.has(current)) continue;
-    seen.add(current);
-    const { code, cause, errors } = current as { code?: unknown; cause?: unknown; errors?: unknown };
+  for (const link of errorChain(error, 20)) {
+    const { code } = link as { code?: unknown };
     if (typeof code === 'string') codes.push(code);
-    if (cause !== undefined) queue.push(cause);
-    if (Array.isArray(errors)) queue.push(...errors);
   }
   return codes;
 }

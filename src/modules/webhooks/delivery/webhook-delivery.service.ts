@@ -13,8 +13,8 @@ import { DeliveryJobData, WebhookQueue } from '../webhook-queue.service';
 import { NextDeliveryState, settleAttempt } from './webhook-backoff.rules';
 import {
   attemptResult,
-  buildEnvelope,
   deliveryHeaders,
+  envelopeBody,
   DroppedReason,
   EnvelopeSource,
   LOST_ATTEMPT_MESSAGE,
@@ -203,13 +203,25 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
   ): Promise<{ works: DeliveryWork[]; claimed: number }> {
     const rows = await this.attempts.claimDue(subscription, fromId, limit, CLAIM_LEASE_MS);
     for (const row of rows) this.holdClaim(row.id);
-    const sources = await this.envelopes.of(rows.flatMap((row) => (row.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
-    const works = rows.flatMap((row): DeliveryWork[] => {
-      if (row.eventId === null) return [{ ...row, envelopeSource: testEnvelopeSource(row.testPayload, row) }];
-      const source = sources.get(row.eventId);
-      return source ? [{ ...row, envelopeSource: source }] : [];
-    });
-    return { works, claimed: rows.length };
+    let sources: Map<string, EnvelopeSource>;
+    try {
+      sources = await this.envelopes.of(rows.flatMap((row) => (row.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
+    } catch (error) {
+      // None will be sent: the claims go back, or (database gone) run out for the sweep. Left held, they would be
+      // renewed for ever once the database is back: pending, claimed, never sent (an outage between the two statements).
+      await this.releaseClaims(rows).catch(() => undefined);
+      throw error;
+    }
+    return {
+      works: rows.flatMap((row): DeliveryWork[] => {
+        if (row.eventId === null) return [{ ...row, envelopeSource: testEnvelopeSource(row.testPayload, row) }];
+        const source = sources.get(row.eventId);
+        if (source) return [{ ...row, envelopeSource: source }];
+        this.running.delete(row.id); // Its event is gone: not renewed, so its claim runs out.
+        return [];
+      }),
+      claimed: rows.length,
+    };
   }
 
   /**
@@ -335,7 +347,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
 
     const at = new Date();
     const started = performance.now();
-    const body = JSON.stringify(buildEnvelope(work.envelopeSource, at, { test: work.test }));
+    const body = envelopeBody(work.envelopeSource, at, { test: work.test });
     const headers = deliveryHeaders({
       deliveryId: work.id,
       body,

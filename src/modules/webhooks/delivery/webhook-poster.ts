@@ -39,6 +39,14 @@ export interface CheckedTarget extends CheckedUrl {
 
 /** Response bytes read past the snippet so a keep-alive socket can be reused; a longer body closes it. */
 const DRAIN_LIMIT_BYTES = 64 * 1024;
+/**
+ * A URL that passed its check stands checked this long, so a batch's attempts to one endpoint resolve
+ * its host once rather than each (the agent's connect-time lookup still checks every new connection's
+ * address); a URL that breaks a rule is checked again on every attempt.
+ */
+const CHECK_HOLDS_MS = 1_000;
+/** URLs remembered as checked at most (emptied when full: a bound, the locality is short). */
+const CHECKED_MAX = 10_000;
 
 /**
  * The HTTP side of an attempt (worker only): the URL rules checked again, then one POST through a
@@ -48,6 +56,8 @@ const DRAIN_LIMIT_BYTES = 64 * 1024;
 @Injectable()
 export class WebhookPoster implements OnApplicationShutdown {
   private readonly agent: Agent;
+  /** URL → its last passed check and until when it holds (see CHECK_HOLDS_MS). */
+  private readonly checked = new Map<string, { target: CheckedUrl; until: number }>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -63,8 +73,12 @@ export class WebhookPoster implements OnApplicationShutdown {
   /** The URL to POST to, or the report of the rule it now breaks (a host that resolves to a private address, say). */
   async check(url: string): Promise<CheckedTarget | AttemptReport> {
     const started = performance.now();
+    const held = this.checked.get(url);
+    if (held && held.until > started) return { ...held.target, checkMs: 0 };
     try {
       const checked = await this.policy.check(url, { requireHttps: true });
+      if (this.checked.size >= CHECKED_MAX) this.checked.clear();
+      this.checked.set(url, { target: checked, until: started + CHECK_HOLDS_MS });
       return { ...checked, checkMs: performance.now() - started };
     } catch (error) {
       if (error instanceof UrlPolicyError) {
@@ -102,7 +116,7 @@ export class WebhookPoster implements OnApplicationShutdown {
         }),
       );
       responseCode = response.statusCode;
-      const { snippet, overLimit } = await readSnippet(response.body);
+      const { snippet, overLimit } = await readSnippet(response);
       const location = typeof response.headers.location === 'string' ? response.headers.location : undefined;
       const retryAfter = response.headers['retry-after'];
       return {
@@ -157,7 +171,12 @@ function ms(since: number): number {
  * The first bytes of the body as the log snippet; drains a little more for keep-alive, then gives up on
  * the socket (`overLimit`: the body was longer than that).
  */
-async function readSnippet(body: Dispatcher.ResponseData['body']): Promise<{ snippet: string; overLimit: boolean }> {
+async function readSnippet({ statusCode, headers, body }: Dispatcher.ResponseData): Promise<{ snippet: string; overLimit: boolean }> {
+  // An answer with no body (204, or Content-Length: 0, the usual acknowledgement) needs no reading loop.
+  if (statusCode === 204 || headers['content-length'] === '0') {
+    await body.dump();
+    return { snippet: '', overLimit: false };
+  }
   const chunks: Buffer[] = [];
   let kept = 0;
   let total = 0;

@@ -24,7 +24,7 @@ export function signPayload({ deliveryId, timestamp, body, secrets, signingKeys 
   if (secrets.length === 0) throw new Error('signPayload needs at least one secret');
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new Error(`timestamp must be unix seconds, got ${timestamp}`);
   const content = `${deliveryId}.${timestamp}.${body}`;
-  const v1 = secrets.map((secret) => `v1,${createHmac('sha256', Buffer.from(secret, 'utf8')).update(content, 'utf8').digest('base64')}`);
+  const v1 = secrets.map((secret) => `v1,${createHmac('sha256', secret).update(content, 'utf8').digest('base64')}`);
   const v1a = signingKeys.map((key) => `v1a,${sign(null, Buffer.from(content, 'utf8'), key).toString('base64')}`);
   return [...v1, ...v1a].join(' ');
 }

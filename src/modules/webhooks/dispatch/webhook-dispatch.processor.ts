@@ -3,25 +3,15 @@ import { Job } from 'bullmq';
 import { WebhookDispatchService } from './webhook-dispatch.service';
 import { DispatchJobData, WEBHOOK_DISPATCH_QUEUE } from '../webhook-queue.service';
 import { QueueProcessor } from '../../../platform/queue/queue-processor';
-import { QueueWorkers } from '../../../platform/queue/queue-worker';
 
 /** Dispatch jobs taken at once; the service coalesces them into a few transactions. */
 const DISPATCH_CONCURRENCY = 50;
-/** Shutdown waits this long for running dispatch transactions (and never for a Redis that is down). */
-const CLOSE_WITHIN_MS = 5_000;
 
 /** Fans committed events out to delivery rows (worker only). */
 @Injectable()
 export class WebhookDispatchProcessor extends QueueProcessor<DispatchJobData> {
-  constructor(
-    private readonly dispatcher: WebhookDispatchService,
-    workers: QueueWorkers,
-  ) {
-    super(workers, WEBHOOK_DISPATCH_QUEUE);
-  }
-
-  protected workerOptions() {
-    return { concurrency: DISPATCH_CONCURRENCY, closeWithinMs: CLOSE_WITHIN_MS };
+  constructor(private readonly dispatcher: WebhookDispatchService) {
+    super(WEBHOOK_DISPATCH_QUEUE, { concurrency: DISPATCH_CONCURRENCY });
   }
 
   protected async process(job: Job<DispatchJobData>): Promise<void> {

@@ -1,8 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig } from '../../../config/config';
-import { APP_CONFIG } from '../../../config/config.module';
+import { Injectable } from '@nestjs/common';
 import { ScheduledTasks } from '../../../platform/scheduling/scheduled-tasks';
-import { PeriodicTask, Scheduler } from '../../../platform/scheduling/scheduler';
+import { PeriodicTask } from '../../../platform/scheduling/scheduler';
 import { PartitionUpkeepService } from './partition-upkeep.service';
 import { WebhookRetentionService } from './webhook-retention.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
@@ -22,14 +20,12 @@ export const PARTITIONS_TASK = 'partition-upkeep';
 @Injectable()
 export class WebhookMaintenanceSchedule extends ScheduledTasks {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    scheduler: Scheduler,
     private readonly sweeper: WebhookSweepService,
     private readonly retention: WebhookRetentionService,
     private readonly secrets: WebhookSecretsService,
     private readonly partitions: PartitionUpkeepService,
   ) {
-    super(scheduler);
+    super();
   }
 
   protected tasks(): PeriodicTask[] {

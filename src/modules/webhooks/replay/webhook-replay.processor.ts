@@ -1,9 +1,6 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
-import { AppConfig } from '../../../config/config';
-import { APP_CONFIG } from '../../../config/config.module';
 import { QueueProcessor } from '../../../platform/queue/queue-processor';
-import { QueueWorkers } from '../../../platform/queue/queue-worker';
 import { ReplayJobData, WEBHOOK_REPLAY_QUEUE } from '../webhook-queue.service';
 import { WebhookReplayRunner } from './webhook-replay-runner.service';
 
@@ -23,17 +20,13 @@ const RESUME_AFTER_MS = 500;
 export class WebhookReplayProcessor extends QueueProcessor<ReplayJobData> implements OnModuleDestroy {
   private readonly stopping = new AbortController();
 
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly runner: WebhookReplayRunner,
-    workers: QueueWorkers,
-  ) {
-    super(workers, WEBHOOK_REPLAY_QUEUE);
-  }
-
-  protected workerOptions() {
-    const closeWithinMs = this.config.webhook.timeoutMs + 2_000;
-    return { concurrency: REPLAY_CONCURRENCY, lockDuration: LOCK_MS, stalledInterval: STALLED_INTERVAL_MS, closeWithinMs };
+  constructor(private readonly runner: WebhookReplayRunner) {
+    super(WEBHOOK_REPLAY_QUEUE, (config) => ({
+      concurrency: REPLAY_CONCURRENCY,
+      lockDuration: LOCK_MS,
+      stalledInterval: STALLED_INTERVAL_MS,
+      closeWithinMs: config.webhook.timeoutMs + 2_000,
+    }));
   }
 
   onModuleDestroy(): void {

@@ -221,6 +221,24 @@ export class WebhookSubscriptionsService {
     return toPage(rows, limit, toWebhookDeliveryResponse, (row) => row.id);
   }
 
+  /**
+   * Every subscription (as listed) with its failing deliveries (failed for good, or failed and waiting for
+   * a retry) among its `newest`, newest first: two queries whatever the number of subscriptions (MCP webhooks_health).
+   */
+  async health(
+    accountId: string,
+    newest: number,
+  ): Promise<Array<{ subscription: WebhookSubscriptionResponse; recentFailures: WebhookDeliveryResponse[] }>> {
+    const [subscriptions, failures] = await Promise.all([
+      this.repository.listByAccount(accountId),
+      this.repository.recentFailures(accountId, newest),
+    ]);
+    return subscriptions.map((row) => ({
+      subscription: toWebhookSubscriptionResponse(row),
+      recentFailures: failures.filter((failure) => failure.subscriptionId === row.id).map(toWebhookDeliveryResponse),
+    }));
+  }
+
   /** One row of the delivery log, with every attempt; another subscription's (or account's) delivery is a 404. */
   async delivery(accountId: string, id: string, deliveryId: string): Promise<WebhookDeliveryResponse> {
     await this.mustExist(accountId, id);

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { PostAction, PostQueued } from '../../../platform/http/post-routes';
 import { RequestContext } from '../../../platform/context/request-context';
 import { Ctx } from '../../../platform/http/request-context';
 import { ListQueryDto } from '../../../platform/pagination/list-query.dto';
@@ -44,22 +45,16 @@ export class WebhooksController {
     description:
       'eventFilters replaces the list; enabled: true clears disabledReason and the failure counter; a new url keeps the secret; rateLimitPerSecond (an extension) sets the pacing, null switches it off. Extension: signatureSchemes turns v1a on (a new key pair, its publicKey in the answer) or off (["v1"]: the keys are dropped).',
     response: ok(WEBHOOK_SUBSCRIPTION_SHAPE, 'The updated subscription.'),
-    problems: [404, 409],
-    example: { params: { webhookId: EXAMPLE.webhookId }, body: { eventFilters: ['*'], enabled: true } },
+    problems: [409],
+    example: { body: { eventFilters: ['*'], enabled: true } },
   })
   @Patch(':webhookId')
   update(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Body() body: UpdateWebhookDto) {
     return this.subscriptions.update(ctx, webhookId, body);
   }
 
-  @RouteDoc({
-    summary: 'Delete a subscription',
-    response: none(),
-    problems: [404],
-    example: { params: { webhookId: EXAMPLE.webhookId } },
-  })
+  @RouteDoc({ summary: 'Delete a subscription', response: none() })
   @Delete(':webhookId')
-  @HttpCode(204)
   async remove(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string): Promise<void> {
     await this.subscriptions.remove(ctx.accountId, webhookId);
   }
@@ -69,11 +64,10 @@ export class WebhooksController {
     description:
       'A synthetic payload flagged test: true, signed with the real secret, POSTed asynchronously; it shows in the delivery log, never in the events feed.',
     response: ok(TEST_DELIVERY_SHAPE, 'Queued.'),
-    problems: [404, 409],
-    example: { params: { webhookId: EXAMPLE.webhookId }, body: { eventName: 'property.create' } },
+    problems: [409],
+    example: { body: { eventName: 'property.create' } },
   })
-  @Post(':webhookId/test')
-  @HttpCode(202)
+  @PostQueued(':webhookId/test')
   test(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Body() body: TestWebhookDto) {
     return this.subscriptions.sendTest(ctx, webhookId, body.eventName);
   }
@@ -82,8 +76,7 @@ export class WebhooksController {
     summary: "A subscription's delivery log",
     description: 'Newest first; nextCursor is the last row id. An unknown cursor is a 400: restart without it.',
     response: page(WEBHOOK_DELIVERY_SHAPE, 'A page of deliveries.'),
-    problems: [404],
-    example: { params: { webhookId: EXAMPLE.webhookId }, query: { limit: 10 } },
+    example: { query: { limit: 10 } },
   })
   @Get(':webhookId/deliveries')
   deliveries(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Query() query: ListQueryDto) {
@@ -95,8 +88,6 @@ export class WebhooksController {
     description:
       "Each attempt's status, error class, resolved address and timings (docs/webhooks.md). Another subscription's delivery is a 404.",
     response: ok(WEBHOOK_DELIVERY_SHAPE, 'The delivery.'),
-    problems: [404],
-    example: { params: { webhookId: EXAMPLE.webhookId, deliveryId: EXAMPLE.deliveryId } },
   })
   @Get(':webhookId/deliveries/:deliveryId')
   delivery(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Param('deliveryId') deliveryId: string) {
@@ -108,11 +99,9 @@ export class WebhooksController {
     description:
       'A finished delivery starts a new round of attempts (same webhook-id, the next webhook-retry-count, a fresh retry budget); a pending one waiting for its retry goes now. 409 while an attempt is in flight or the subscription is disabled.',
     response: ok(RETRIED_DELIVERY_SHAPE, 'Queued.'),
-    problems: [404, 409],
-    example: { params: { webhookId: EXAMPLE.webhookId, deliveryId: EXAMPLE.deliveryId } },
+    problems: [409],
   })
-  @Post(':webhookId/deliveries/:deliveryId/retry')
-  @HttpCode(202)
+  @PostQueued(':webhookId/deliveries/:deliveryId/retry')
   retry(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Param('deliveryId') deliveryId: string) {
     return this.subscriptions.retryDelivery(ctx.accountId, webhookId, deliveryId);
   }
@@ -122,11 +111,8 @@ export class WebhooksController {
     description:
       'For 24 hours deliveries carry both signatures (new first); then only the new one. With v1a on, the ed25519 key rotates the same way: publicKey is the new one, the old one keeps signing for the same 24 hours.',
     response: ok(ROTATED_SECRET_SHAPE, 'The new secret.'),
-    problems: [404],
-    example: { params: { webhookId: EXAMPLE.webhookId } },
   })
-  @Post(':webhookId/rotateSecret')
-  @HttpCode(200)
+  @PostAction(':webhookId/rotateSecret')
   rotateSecret(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string) {
     return this.subscriptions.rotateSecret(ctx.accountId, webhookId);
   }

@@ -1,14 +1,12 @@
-import { Equals, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { OptionalNotNull } from '../../../../platform/http/validators';
+import { Equals, IsOptional, IsString, Matches } from 'class-validator';
+import { IsOptionalText, OptionalNotNull } from '../../../../platform/http/validators';
 
 /**
  * POST /v1/jobRequests/{jobRequestId}/comments, as JSON or as the text fields of a
  * multipart/form-data body (the image is its `file` part). At least one of message or file.
  */
 export class CreateCommentDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 5000)
+  @IsOptionalText(5000)
   message?: string | null;
 
   /** A BCP 47 language tag, e.g. `en` or `pt-BR`. */

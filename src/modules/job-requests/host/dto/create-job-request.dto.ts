@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsObject, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import { IsDefined, IsObject, IsOptional, ValidateNested } from 'class-validator';
+import { IsOptionalText } from '../../../../platform/http/validators';
 import { JOB_LIMITS as L } from '../../job-changes.rules';
 import {
   ChecklistRefDto,
@@ -33,8 +34,6 @@ export class CreateJobRequestDto extends JobScalarsDto {
   @IsChecklistList()
   checklists?: ChecklistRefDto[] | null;
 
-  @IsOptional()
-  @IsString()
-  @Length(1, L.sourceBookingId)
+  @IsOptionalText(L.sourceBookingId)
   sourceBookingId?: string | null;
 }

@@ -18,7 +18,15 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { allOf, IsDateTime, IsHttpUrlList, IsListOf, IsStringOrStringArray, OptionalNotNull } from '../../../../platform/http/validators';
+import {
+  allOf,
+  IsDateTime,
+  IsHttpUrlList,
+  IsListOf,
+  IsRequiredText,
+  IsStringOrStringArray,
+  OptionalNotNull,
+} from '../../../../platform/http/validators';
 import { JOB_LIMITS as L } from '../../job-changes.rules';
 import { JOB_TIME_TYPES, JobTimeType } from '../../job-snapshot.rules';
 
@@ -76,9 +84,7 @@ export class JobTimeChangesDto extends JobTimeDto {
 
 /** A job's otherAttributes item: tighter than the property's (spec 8: label 60, value 100). */
 export class JobOtherAttributeDto {
-  @IsDefined()
-  @IsString()
-  @Length(1, 60)
+  @IsRequiredText(60)
   label!: string;
 
   @IsDefined()
@@ -127,9 +133,7 @@ export class JobPropertyDto extends JobPropertyDetailsDto {
 }
 
 export class ChecklistRefDto {
-  @IsDefined()
-  @IsString()
-  @Length(1, 100)
+  @IsRequiredText(100)
   checklistId!: string;
 }
 

@@ -1,17 +1,13 @@
-import { IsDefined, IsOptional, IsString, Length } from 'class-validator';
-import { IsHttpUrl, IsListOf } from '../../../../platform/http/validators';
+import { IsDefined, IsOptional } from 'class-validator';
+import { IsHttpUrl, IsListOf, IsRequiredText } from '../../../../platform/http/validators';
 import { JOB_LIMITS as L } from '../../job-changes.rules';
 
 /** A one-off task (spec 2.6): matched to the job's existing ones by exact title (docs/job-requests.md). */
 export class OneOffTaskDto {
-  @IsDefined()
-  @IsString()
-  @Length(1, L.oneOffTitle)
+  @IsRequiredText(L.oneOffTitle)
   title!: string;
 
-  @IsDefined()
-  @IsString()
-  @Length(1, L.oneOffNote)
+  @IsRequiredText(L.oneOffNote)
   note!: string;
 
   @IsOptional()

@@ -8,12 +8,12 @@ import {
   IsNumber,
   IsOptional,
   IsString,
-  Length,
   Max,
   MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
+import { IsOptionalText, IsRequiredText } from '../../../../platform/http/validators';
 import { JOB_LIMITS as L } from '../../job-changes.rules';
 import { PROBLEM_STATUSES, ProblemStatus } from '../../job-snapshot.rules';
 import { IsProviderEmail, ServiceProviderDto } from '../../host/dto/job-parts.dto';
@@ -22,9 +22,7 @@ import { IsProviderEmail, ServiceProviderDto } from '../../host/dto/job-parts.dt
 
 /** …/accept: the provider's email; name is what cleanerName shows (default: the email's local part). */
 export class AcceptDto extends ServiceProviderDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, L.providerName)
+  @IsOptionalText(L.providerName)
   name?: string | null;
 }
 
@@ -54,14 +52,10 @@ export class ProblemDto {
   @IsIn(PROBLEM_STATUSES)
   status!: ProblemStatus;
 
-  @IsDefined()
-  @IsString()
-  @Length(1, 200)
+  @IsRequiredText(200)
   step!: string;
 
-  @IsDefined()
-  @IsString()
-  @Length(1, 200)
+  @IsRequiredText(200)
   checklist!: string;
 
   /** Stored, never returned (spec 2.6). */
@@ -94,9 +88,7 @@ export class CompleteDto extends PositionDto {
 
 /** …/comments: a provider's chat message. */
 export class ProviderCommentDto {
-  @IsDefined()
-  @IsString()
-  @Length(1, 5000)
+  @IsRequiredText(5000)
   message!: string;
 
   @IsProviderEmail()

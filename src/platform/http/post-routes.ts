@@ -1,0 +1,10 @@
+import { applyDecorators, HttpCode, Post } from '@nestjs/common';
+
+/**
+ * POST routes by what they answer. Nest's POST default, 201, is for a create; a POST that acts on something
+ * that exists (cancel, disable, rotate a secret) answers 200, and one that queues work for later (a test
+ * delivery, a replay, a sync) answers 202. The status is part of the route, so the document reads it as is.
+ */
+export const PostAction = (path?: string): MethodDecorator => applyDecorators(Post(path), HttpCode(200));
+
+export const PostQueued = (path?: string): MethodDecorator => applyDecorators(Post(path), HttpCode(202));
