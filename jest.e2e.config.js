@@ -8,4 +8,8 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30000,
   maxWorkers: 2,
+  // Each file leaves ~20 MB behind in its jest worker (after GC), ~1 GB by the end of a run: a worker
+  // that big took ~280 ms to exit once idle (past jest's 500 ms on a loaded machine: "A worker process has
+  // failed to exit gracefully"; no handle was open) and every full GC scanned it. Past this, jest starts a fresh worker.
+  workerIdleMemoryLimit: '600MB',
 };

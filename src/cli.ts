@@ -1,16 +1,8 @@
 import 'reflect-metadata';
-import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { parseArgs } from 'node:util';
+import type { CliServices } from './cli-services';
 import { loadConfigOrExit } from './config/config';
-import { ConfigModule } from './config/config.module';
-import { dataSourceOptions } from './database/data-source';
-import { PLANS, Plan } from './modules/auth/account.entity';
-import { AccountsService } from './modules/auth/accounts.service';
-import { AuthModule } from './modules/auth/auth.module';
-import { ConsoleModule } from './modules/console/console.module';
-import { ConsoleSessionsService } from './modules/console/console-sessions.service';
+import { PLANS, Plan } from './modules/auth/plans';
 
 /**
  * Admin CLI: `npm run --silent cli -- <command> [options]`. One JSON line on stdout
@@ -37,11 +29,6 @@ type Options = {
   minutes?: string;
 };
 
-interface Services {
-  accounts: AccountsService;
-  consoleSessions: ConsoleSessionsService;
-}
-
 function minutesOption(options: Options): number | undefined {
   if (options.minutes === undefined) return undefined;
   if (!/^\d+$/.test(options.minutes.trim())) throw new UsageError('--minutes must be a whole number');
@@ -54,35 +41,53 @@ function required(options: Options, name: keyof Options): string {
   return value.trim();
 }
 
-async function run(command: string, options: Options, { accounts, consoleSessions }: Services): Promise<unknown> {
+type Run = (services: CliServices) => Promise<unknown>;
+
+/**
+ * The command with its options checked: what it runs once the services are up. A usage error is
+ * thrown here, before the Nest context and the database are opened (most of a command's time).
+ */
+function prepare(command: string, options: Options): Run {
   switch (command) {
     case 'accounts:create': {
       const plan = (options.plan ?? 'pro') as Plan;
       if (!PLANS.includes(plan)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
       const name = required(options, 'name');
       if (name.length > 200) throw new UsageError('--name must be at most 200 characters');
-      return accounts.createAccount({ name, plan, active: !options.inactive });
+      return ({ accounts }) => accounts.createAccount({ name, plan, active: !options.inactive });
     }
-    case 'accounts:deactivate':
-      return accounts.setSubscriptionStatus(required(options, 'account'), 'inactive');
-    case 'accounts:activate':
-      return accounts.setSubscriptionStatus(required(options, 'account'), 'active');
-    case 'accounts:legacy-usage':
-      return accounts.legacyUsage(required(options, 'account'));
-    case 'keys:issue':
-      return accounts.issueKey(required(options, 'account'), options.legacy ? 'legacy' : 'platform');
-    case 'keys:revoke':
-      return accounts.revokeKey(required(options, 'key'));
+    case 'accounts:deactivate': {
+      const account = required(options, 'account');
+      return ({ accounts }) => accounts.setSubscriptionStatus(account, 'inactive');
+    }
+    case 'accounts:activate': {
+      const account = required(options, 'account');
+      return ({ accounts }) => accounts.setSubscriptionStatus(account, 'active');
+    }
+    case 'accounts:legacy-usage': {
+      const account = required(options, 'account');
+      return ({ accounts }) => accounts.legacyUsage(account);
+    }
+    case 'keys:issue': {
+      const account = required(options, 'account');
+      return ({ accounts }) => accounts.issueKey(account, options.legacy ? 'legacy' : 'platform');
+    }
+    case 'keys:revoke': {
+      const key = required(options, 'key');
+      return ({ accounts }) => accounts.revokeKey(key);
+    }
     case 'console:link': {
       const account = required(options, 'account');
       const minutes = minutesOption(options);
-      try {
-        // The web app's code path too: it would call ConsoleSessionsService.mintLink (docs/console.md).
-        return await consoleSessions.mintLink(account, minutes);
-      } catch (error) {
-        if (error instanceof RangeError) throw new UsageError(`--${error.message}`);
-        throw error;
-      }
+      return async ({ consoleSessions }) => {
+        try {
+          // The web app's code path too: it would call ConsoleSessionsService.mintLink (docs/console.md).
+          return await consoleSessions.mintLink(account, minutes);
+        } catch (error) {
+          if (error instanceof RangeError) throw new UsageError(`--${error.message}`);
+          throw error;
+        }
+      };
     }
     default:
       throw new UsageError(command ? `Unknown command ${command}` : 'A command is required');
@@ -111,21 +116,12 @@ async function main(): Promise<void> {
   const [command, ...extra] = parsed.positionals;
   if (extra.length) throw new UsageError(`Unexpected argument ${extra[0]}`);
 
+  const run = prepare(command ?? '', parsed.values);
   const config = loadConfigOrExit();
-  // retryAttempts 0: a one-shot command should fail at once, not retry the connection for half a minute.
-  const database = TypeOrmModule.forRoot({ ...dataSourceOptions(config), autoLoadEntities: true, retryAttempts: 0 });
-  @Module({ imports: [ConfigModule.forRoot(config), database, AuthModule, ConsoleModule] })
-  class CliModule {}
-  const app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
-  try {
-    const result = await run(command ?? '', parsed.values, {
-      accounts: app.get(AccountsService),
-      consoleSessions: app.get(ConsoleSessionsService),
-    });
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-  } finally {
-    await app.close();
-  }
+  // Loaded only now: Nest and TypeORM take most of a usage error's time otherwise.
+  const { withCliServices } = await import('./cli-services');
+  const result = await withCliServices(config, run);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
 main().catch((error: Error) => {

@@ -181,6 +181,13 @@ describe('admin CLI (dist/cli.js)', () => {
       expectFailure(await runCli(['accounts:create', '--name', 'Acme', 'extra']), /extra/);
     });
 
+    it('reports a usage error without opening the database', async () => {
+      // Port 1: nothing listens, so a command that connected first would fail on the connection instead.
+      const unreachable = { ...process.env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/property_ops_test_unreachable' };
+      expectFailure(await runCli(['accounts:create', '--name', 'Acme', '--plan', 'gold'], unreachable), /--plan/);
+      expectFailure(await runCli(['keys:revoke'], unreachable), /--key/);
+    });
+
     it('fails with one line naming the variable on a bad configuration', async () => {
       const result = await runCli(['accounts:create', '--name', 'Acme'], { ...process.env, DATABASE_URL: 'mysql://nope' });
       expect(result.code).not.toBe(0);

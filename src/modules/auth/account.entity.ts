@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { Plan } from './plans';
 
-export const PLANS = ['basic', 'pro', 'business'] as const;
-export type Plan = (typeof PLANS)[number];
+export { PLANS, type Plan } from './plans';
 export type SubscriptionStatus = 'active' | 'inactive';
 
 @Entity('accounts')
