@@ -1,4 +1,4 @@
-import type { ArgumentsHost } from '@nestjs/common';
+import { type ArgumentsHost, Logger } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import type { DatabaseOutages } from '../database/database-outages';
@@ -10,6 +10,12 @@ const notedOutages: unknown[] = [];
 const outages = {
   noted: (error: unknown) => isDatabaseUnavailable(error) && notedOutages.push(error) > 0,
 } as unknown as DatabaseOutages;
+
+// The filter and the renderer behind it log what they answer; the answers are what is tested here.
+beforeAll(() => {
+  jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+  jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+});
 
 /** Renders `error` through the filter with a minimal Express request and response; returns the answer. */
 function render(error: unknown): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
@@ -24,7 +30,6 @@ function render(error: unknown): { status: number; body: Record<string, unknown>
   const req = { originalUrl: '/v1/things', method: 'POST', path: '/v1/things', headers: {}, id: 'req_test' };
   const host = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as unknown as ArgumentsHost;
   const filter = new ProblemFilter({ errorsBaseUrl: 'https://errors.example/problems' } as AppConfig, outages);
-  Reflect.set(filter, 'logger', { warn: () => undefined, error: () => undefined });
   filter.catch(error, host);
   return answer;
 }
