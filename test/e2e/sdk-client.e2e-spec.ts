@@ -11,6 +11,7 @@ import {
 } from '../../clients/typescript/src';
 import { TestAccount, TestApp } from '../support/app';
 import { useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
+import { uniq, validProperty } from '../support/properties';
 
 /**
  * The TypeScript SDK (clients/typescript) against the running API over HTTP: its generated types on
@@ -20,9 +21,6 @@ import { useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
  */
 // 250 creates in a few seconds from one key.
 const ENV = webhookTestEnv('sdk', { RATE_LIMIT_PER_SECOND: '10000', RATE_LIMIT_BURST: '20000' });
-
-let seq = 0;
-const uniq = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
 
 describe('TypeScript SDK against the running API', () => {
   let t: TestApp;
@@ -41,16 +39,7 @@ describe('TypeScript SDK against the running API', () => {
   async function newProperty(client = sdk) {
     return must(
       client.api.POST('/v1/properties', {
-        body: {
-          sourceId: uniq('src'),
-          name: 'Sea view flat',
-          countryCode: 'FR',
-          timeZone: 'Europe/Paris',
-          location: { latitude: 48.8566, longitude: 2.3522 },
-          beds: 2,
-          bedrooms: 1,
-          bathrooms: 1,
-        },
+        body: validProperty(),
       }),
     );
   }
@@ -58,7 +47,7 @@ describe('TypeScript SDK against the running API', () => {
   function bookingBody(propertyId: string, day: number) {
     const start = new Date(Date.UTC(2031, 0, 1) + day * 86_400_000);
     return {
-      sourceBookingId: uniq('bk'),
+      sourceBookingId: `bk-${uniq()}`,
       propertyId,
       startDate: new Date(start.getTime() + 15 * 3_600_000).toISOString(),
       endDate: new Date(start.getTime() + 34 * 3_600_000).toISOString(),
