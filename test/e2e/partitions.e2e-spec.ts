@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { PartitionUpkeepService } from '../../src/modules/webhooks/maintenance/partition-upkeep.service';
-import { WebhookRetentionService } from '../../src/modules/webhooks/maintenance/webhook-retention.service';
+import { PartitionUpkeepService } from '../../src/modules/webhooks/engine/maintenance/partition-upkeep.service';
+import { WebhookRetentionService } from '../../src/modules/webhooks/engine/maintenance/webhook-retention.service';
 import { newIdAt } from '../../src/platform/ids/ids';
 import { PARTITION_SPAN_MS, partitionAt, spanStart } from '../../src/platform/database/partitions.rules';
 import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';

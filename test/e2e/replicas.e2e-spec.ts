@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { CALENDAR_SCAN_TASK } from '../../src/modules/calendar-feeds/calendar-sync.schedule';
 import { LEGACY_RETENTION_TASK, LEGACY_SWEEP_TASK } from '../../src/modules/legacy/legacy-sweep.schedule';
 import { REMINDER_SWEEP_TASK } from '../../src/modules/reminders/reminder-sweep.schedule';
-import { RETENTION_TASK, SECRETS_TASK, SWEEP_TASK } from '../../src/modules/webhooks/maintenance/webhook-maintenance.schedule';
+import { RETENTION_TASK, SECRETS_TASK, SWEEP_TASK } from '../../src/modules/webhooks/engine/maintenance/webhook-maintenance.schedule';
 import { DataSource } from 'typeorm';
 import { AccountEntity } from '../../src/modules/auth/account.entity';
 import { AccountsService } from '../../src/modules/auth/accounts.service';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { RETRY_AFTER_MAX_MS } from '../../src/modules/webhooks/delivery/webhook-backoff.rules';
+import { RETRY_AFTER_MAX_MS } from '../../src/modules/webhooks/engine/settlement/webhook-backoff.rules';
 import { ApiClient, TestAccount, TestApp } from '../support/app';
 import { waitUntil } from '../support/wait';
 import { deliveriesOf, publishEvent, subscribe, subscriptionOf, waitForFinalDeliveries } from '../support/webhooks';

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { EventsService } from '../../src/modules/events/events.service';
-import { WebhookSweepService } from '../../src/modules/webhooks/maintenance/webhook-sweep.service';
+import { WebhookSweepService } from '../../src/modules/webhooks/engine/maintenance/webhook-sweep.service';
 import { UnitOfWork } from '../../src/platform/database/unit-of-work';
 import { ApiClient, TestAccount, TestApp } from '../support/app';
 import { publishUnchecked } from '../support/events';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { SNIPPET_RETENTION_MS } from '../../src/modules/webhooks/delivery/webhook-delivery.rules';
+import { SNIPPET_RETENTION_MS } from '../../src/modules/webhooks/webhook-retention.rules';
 import { WebhookDeliveriesRepository } from '../../src/modules/webhooks/webhook-deliveries.repository';
 import { ApiClient, clientFor, createAccount, TestAccount, TestApp } from '../support/app';
 import { startReceiver } from '../support/webhook-receiver';

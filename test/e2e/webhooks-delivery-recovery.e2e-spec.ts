@@ -1,17 +1,18 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { NestContainer } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { WebhookDeliveryProcessor } from '../../src/modules/webhooks/delivery/webhook-delivery.processor';
-import { LOST_ATTEMPT_MESSAGE } from '../../src/modules/webhooks/delivery/webhook-delivery.rules';
-import { CLAIM_LEASE_MS, WebhookDeliveryService } from '../../src/modules/webhooks/delivery/webhook-delivery.service';
-import { WebhookEnvelopeSources } from '../../src/modules/webhooks/delivery/webhook-envelope-sources';
-import { WebhookAttemptsRepository } from '../../src/modules/webhooks/webhook-attempts.repository';
-import { WebhookDispatchService } from '../../src/modules/webhooks/dispatch/webhook-dispatch.service';
-import { WebhookMaintenanceSchedule } from '../../src/modules/webhooks/maintenance/webhook-maintenance.schedule';
-import { WebhookDispatchProcessor } from '../../src/modules/webhooks/dispatch/webhook-dispatch.processor';
+import { WebhookDeliveryProcessor } from '../../src/modules/webhooks/engine/batches/webhook-delivery.processor';
+import { LOST_ATTEMPT_MESSAGE } from '../../src/modules/webhooks/engine/sending/webhook-delivery.rules';
+import { CLAIM_LEASE_MS } from '../../src/modules/webhooks/engine/claims/webhook-claims.service';
+import { WebhookAttemptPipeline } from '../../src/modules/webhooks/engine/pipeline/webhook-attempt-pipeline.service';
+import { WebhookEnvelopeSources } from '../../src/modules/webhooks/engine/claims/webhook-envelope-sources';
+import { WebhookAttemptsRepository } from '../../src/modules/webhooks/engine/settlement/webhook-attempts.repository';
+import { WebhookDispatchService } from '../../src/modules/webhooks/engine/dispatch/webhook-dispatch.service';
+import { WebhookMaintenanceSchedule } from '../../src/modules/webhooks/engine/maintenance/webhook-maintenance.schedule';
+import { WebhookDispatchProcessor } from '../../src/modules/webhooks/engine/dispatch/webhook-dispatch.processor';
 import { WEBHOOK_DELIVERY_QUEUE, WebhookQueue } from '../../src/modules/webhooks/webhook-queue.service';
-import { WebhookRetentionService } from '../../src/modules/webhooks/maintenance/webhook-retention.service';
-import { WebhookSweepService } from '../../src/modules/webhooks/maintenance/webhook-sweep.service';
+import { WebhookRetentionService } from '../../src/modules/webhooks/engine/maintenance/webhook-retention.service';
+import { WebhookSweepService } from '../../src/modules/webhooks/engine/maintenance/webhook-sweep.service';
 import { newId, newIdAt } from '../../src/platform/ids/ids';
 import { Scheduler } from '../../src/platform/scheduling/scheduler';
 import { ApiClient, clientFor, createAccount, TestAccount, TestApp } from '../support/app';
@@ -246,7 +247,7 @@ describe('webhook delivery recovery', () => {
        VALUES ($1, $2, $3, $4, 'property.create', 'pending', now() + interval '1 hour')`,
       [deliveryId, account.accountId, sub.id, eventId],
     );
-    const deliveries = worker.ctx.get(WebhookDeliveryService);
+    const deliveries = worker.ctx.get(WebhookAttemptPipeline);
     const results = await Promise.all([1, 2, 3].map(() => deliveries.attempt({ deliveryId, attempt: 0 })));
     expect(results.filter((result) => result.kind === 'attempted')).toHaveLength(1);
     expect(results.filter((result) => result.kind === 'dropped')).toHaveLength(2);

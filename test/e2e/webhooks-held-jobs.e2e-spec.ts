@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { WebhookSweepService } from '../../src/modules/webhooks/maintenance/webhook-sweep.service';
+import { WebhookSweepService } from '../../src/modules/webhooks/engine/maintenance/webhook-sweep.service';
 import { deliveryJobId, WEBHOOK_DELIVERY_QUEUE, WebhookQueue } from '../../src/modules/webhooks/webhook-queue.service';
 import { newId } from '../../src/platform/ids/ids';
 import { ApiClient, TestAccount, TestApp } from '../support/app';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { WebhookSweepService } from '../../src/modules/webhooks/maintenance/webhook-sweep.service';
+import { WebhookSweepService } from '../../src/modules/webhooks/engine/maintenance/webhook-sweep.service';
 import { ApiClient, TestAccount, TestApp } from '../support/app';
 import { waitUntil } from '../support/wait';
 import { QUICK_RETRIES, useWebhookApi, webhookTestEnv } from '../support/webhook-engine';

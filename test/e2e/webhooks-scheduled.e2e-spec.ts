@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { DEVELOPMENT_KEYRING } from '../../src/config/keyring';
-import { WebhookDeliveryService } from '../../src/modules/webhooks/delivery/webhook-delivery.service';
+import { WebhookAttemptPipeline } from '../../src/modules/webhooks/engine/pipeline/webhook-attempt-pipeline.service';
 import { newSigningSecret } from '../../src/modules/webhooks/subscriptions/webhook-subscription.rules';
 import { newId, newIdAt } from '../../src/platform/ids/ids';
 import { PeriodicTaskLock } from '../../src/platform/scheduling/periodic-task-lock';
@@ -229,7 +229,7 @@ describe('webhook periodic tasks', () => {
          VALUES ($1, $2, $3, 'x.y', true, '{}', 'pending', now() + interval '1 hour')`,
         [deliveryId, account.accountId, sub.id],
       );
-      expect(await stranger.ctx.get(WebhookDeliveryService).attempt({ deliveryId, attempt: 0 })).toEqual({
+      expect(await stranger.ctx.get(WebhookAttemptPipeline).attempt({ deliveryId, attempt: 0 })).toEqual({
         kind: 'dropped',
         reason: 'unsignable',
       });

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { DeliveryStatus } from './webhook-delivery.entity';
-import { SelectedRow } from '../../platform/database/columns';
-import { DeliveryRow, deliveryRowSelectList, toDeliveryRow } from './webhook-delivery.row';
 import { createPartitions, deleteDefaultRowsBefore, dropPartitionsBefore, PartitionedTable } from '../../platform/database/partitions';
 
 /**
@@ -26,9 +24,10 @@ export interface DispatchCandidate {
 }
 
 /**
- * Writes to webhook_deliveries (dispatch, test deliveries, retries, retention) and the delivery engine's
- * reads. An attempt's claim and record are in webhook-attempts.repository.ts; the delivery log the API
- * lists lives in subscriptions/webhook-subscriptions.repository.ts.
+ * Writes to webhook_deliveries (dispatch, test deliveries, retries, retention) and the sweep's read. An
+ * attempt's claim is in engine/claims/webhook-claims.repository.ts, its record in
+ * engine/settlement/webhook-attempts.repository.ts; the delivery log the API lists lives in
+ * webhook-subscriptions.repository.ts.
  */
 @Injectable()
 export class WebhookDeliveriesRepository {
@@ -118,23 +117,6 @@ export class WebhookDeliveriesRepository {
        VALUES ($1, $2, $3, NULL, $4, true, $5, 'pending', $6)`,
       [row.id, row.accountId, row.subscriptionId, row.eventName, JSON.stringify(row.payload), row.dueAt],
     );
-  }
-
-  /**
-   * Deliveries with their subscription, in the order asked; undefined for one that is gone (its
-   * subscription was deleted: cascade). One query for a whole batch of concurrent attempts; the
-   * service adds the events (EventsService.findForDelivery).
-   */
-  async loadDeliveries(ids: string[]): Promise<Array<DeliveryRow | undefined>> {
-    const rows = await this.dataSource.query(
-      `SELECT ${deliveryRowSelectList('d', 's')}
-         FROM webhook_deliveries d
-         JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = d.account_id
-        WHERE d.id = ANY($1::text[])`,
-      [ids],
-    );
-    const byId = new Map<string, DeliveryRow>((rows as SelectedRow[]).map(toDeliveryRow).map((row) => [row.id, row]));
-    return ids.map((id) => byId.get(id));
   }
 
   /**

@@ -38,6 +38,21 @@ export interface DeliverySubscription {
   rateLimitPerSecond?: number | null;
 }
 
+/** What an envelope is built from (spec 6.1's fields but notifiedAt): an event row, or a test delivery's stored synthetic payload. */
+export interface EnvelopeSource {
+  clientRequestId: string;
+  apiRequestId: string;
+  targetAccountId: string;
+  createdAt: string;
+  eventName: string;
+  results: unknown[];
+}
+
+/** A claimed attempt: the delivery with its subscription, and what its envelope is built from (loaded with the claim). */
+export interface DeliveryWork extends DeliveryRow {
+  envelopeSource: EnvelopeSource;
+}
+
 type DeliveryFields = Omit<DeliveryRow, 'subscription'>;
 
 /**

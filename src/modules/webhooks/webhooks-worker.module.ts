@@ -1,36 +1,44 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { NetModule } from '../../platform/net/net.module';
+import { Pacer } from '../../platform/redis/pacer';
 import { SchedulingModule } from '../../platform/scheduling/scheduling.module';
 import { EventsModule } from '../events/events.module';
-import { WebhookAttemptsRepository } from './webhook-attempts.repository';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
-import { DeliverySigningSecrets } from './delivery/delivery-signing-secrets';
-import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
-import { WebhookPoster } from './delivery/webhook-poster';
-import { WebhookBatches } from './delivery/webhook-batches.service';
-import { WebhookPacing } from './delivery/webhook-pacing.service';
-import { WebhookEnvelopeSources } from './delivery/webhook-envelope-sources';
-import { Pacer } from '../../platform/redis/pacer';
-import { WebhookOperationalEvents } from './delivery/webhook-operational-events.service';
-import { WebhookDispatchProcessor } from './dispatch/webhook-dispatch.processor';
-import { WebhookDispatchService } from './dispatch/webhook-dispatch.service';
-import { WebhookMaintenanceSchedule } from './maintenance/webhook-maintenance.schedule';
-import { WebhookQueueModule } from './webhook-queue.module';
-import { WebhookRetentionService } from './maintenance/webhook-retention.service';
-import { PartitionUpkeepService } from './maintenance/partition-upkeep.service';
-import { WebhookSweepService } from './maintenance/webhook-sweep.service';
-import { WebhookSecretsService } from './maintenance/webhook-secrets.service';
-import { WebhookDeliveryEntity } from './webhook-delivery.entity';
-import { WebhookReplaysRepository } from './webhook-replays.repository';
+import { WebhookAdmission } from './engine/admission/webhook-admission.service';
+import { WebhookPacing } from './engine/admission/webhook-pacing.service';
+import { WebhookBatches } from './engine/batches/webhook-batches.service';
+import { WebhookDeliveryProcessor } from './engine/batches/webhook-delivery.processor';
+import { WebhookClaims } from './engine/claims/webhook-claims.service';
+import { WebhookClaimsRepository } from './engine/claims/webhook-claims.repository';
+import { WebhookEnvelopeSources } from './engine/claims/webhook-envelope-sources';
+import { WebhookDispatchProcessor } from './engine/dispatch/webhook-dispatch.processor';
+import { WebhookDispatchService } from './engine/dispatch/webhook-dispatch.service';
+import { PartitionUpkeepService } from './engine/maintenance/partition-upkeep.service';
+import { WebhookMaintenanceSchedule } from './engine/maintenance/webhook-maintenance.schedule';
+import { WebhookRetentionService } from './engine/maintenance/webhook-retention.service';
+import { WebhookSecretsService } from './engine/maintenance/webhook-secrets.service';
+import { WebhookSweepService } from './engine/maintenance/webhook-sweep.service';
+import { WebhookAttemptPipeline } from './engine/pipeline/webhook-attempt-pipeline.service';
+import { WebhookReplayProcessor } from './engine/replay/webhook-replay.processor';
+import { WebhookReplayRunner } from './engine/replay/webhook-replay-runner.service';
+import { DeliverySigningSecrets } from './engine/sending/delivery-signing-secrets';
+import { WebhookPoster } from './engine/sending/webhook-poster';
+import { WebhookAttemptRecords } from './engine/settlement/webhook-attempt-records.service';
+import { WebhookAttemptsRepository } from './engine/settlement/webhook-attempts.repository';
+import { WebhookOperationalEvents } from './engine/settlement/webhook-operational-events.service';
 import { WebhookReplaySelector } from './replay/webhook-replay-selector';
-import { WebhookReplayRunner } from './replay/webhook-replay-runner.service';
-import { WebhookReplayProcessor } from './replay/webhook-replay.processor';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookQueueModule } from './webhook-queue.module';
+import { WebhookReplaysRepository } from './webhook-replays.repository';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 
-/** The webhook engine in the worker process: dispatch, delivery, sweep and retention. Never imported by the API. */
+/**
+ * The webhook engine in the worker process (`engine/`): dispatch, the delivery queue's batches and
+ * single attempts through the attempt pipeline and the owners of its steps, replays' runs, the sweep and
+ * retention. Never imported by the API.
+ */
 @Module({
   imports: [
     TypeOrmModule.forFeature([WebhookSubscriptionEntity, WebhookDeliveryEntity]),
@@ -40,29 +48,37 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     WebhookQueueModule,
   ],
   providers: [
+    // What the engine shares with the API side.
     WebhookDeliveriesRepository,
-    WebhookAttemptsRepository,
     WebhookSubscriptionsRepository,
-    WebhookSecretsService,
+    WebhookReplaysRepository,
+    WebhookReplaySelector,
+    // Dispatch, and the delivery queue's jobs.
     WebhookDispatchService,
-    DeliverySigningSecrets,
-    WebhookDeliveryService,
+    WebhookDispatchProcessor,
     WebhookBatches,
-    WebhookPacing,
+    WebhookDeliveryProcessor,
+    // The attempt pipeline and the owners of its steps.
+    WebhookAttemptPipeline,
+    WebhookClaims,
+    WebhookClaimsRepository,
     WebhookEnvelopeSources,
+    WebhookAdmission,
+    WebhookPacing,
     Pacer,
-    WebhookOperationalEvents,
+    DeliverySigningSecrets,
     WebhookPoster,
+    WebhookAttemptRecords,
+    WebhookAttemptsRepository,
+    WebhookOperationalEvents,
+    // Replays' runs, and periodic work.
+    WebhookReplayRunner,
+    WebhookReplayProcessor,
     WebhookSweepService,
     WebhookRetentionService,
     PartitionUpkeepService,
-    WebhookDispatchProcessor,
-    WebhookDeliveryProcessor,
+    WebhookSecretsService,
     WebhookMaintenanceSchedule,
-    WebhookReplaysRepository,
-    WebhookReplaySelector,
-    WebhookReplayRunner,
-    WebhookReplayProcessor,
   ],
 })
 export class WebhooksWorkerModule {}

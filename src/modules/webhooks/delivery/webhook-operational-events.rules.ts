@@ -1,7 +1,7 @@
 import { arrayOf, dateTime, enumOf, id, int, orNull, shapeOf, str, uri } from '../../../platform/openapi/json-schema';
 import { readShape } from '../../../platform/openapi/read-shape';
 import { DeliveryAttempt } from '../webhook-delivery.entity';
-import { AUTO_DISABLED_REASON, GONE_DISABLED_REASON } from './webhook-backoff.rules';
+import { AUTO_DISABLED_REASON, GONE_DISABLED_REASON } from '../subscriptions/webhook-subscription.rules';
 
 /** How many of the last permanently failed deliveries a webhook.disabled event shows. */
 export const LAST_FAILURES_SHOWN = 5;

@@ -1,5 +1,5 @@
-import { OPERATIONAL_EVENTS } from '../dispatch/webhook-dispatch.rules';
 import { matchesEventFilters } from '../subscriptions/event-filter.rules';
+import { OPERATIONAL_EVENTS } from '../subscriptions/webhook-subscription.rules';
 import type { DeliveryStatus } from '../webhook-delivery.entity';
 
 /**

@@ -3,9 +3,9 @@ import { DataSource } from 'typeorm';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../platform/database/pg-errors';
 import { parseDateTime } from '../../../platform/http/validators';
 import { isIdOf, newId } from '../../../platform/ids/ids';
-import { RETENTION_DAYS } from '../maintenance/webhook-retention.service';
 import { distinctEventFilters } from '../subscriptions/webhook-subscription.rules';
 import { WebhookQueue } from '../webhook-queue.service';
+import { RETENTION_DAYS } from '../webhook-retention.rules';
 import { REPLAY_SUBSCRIPTION_CONSTRAINT, RUNNING_REPLAY_CONSTRAINT, WebhookReplaysRepository } from '../webhook-replays.repository';
 import { WebhookSubscriptionsRepository } from '../webhook-subscriptions.repository';
 import {

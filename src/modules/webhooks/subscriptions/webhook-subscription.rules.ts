@@ -46,6 +46,17 @@ export function previousSecretExpiry(now: Date): Date {
   return new Date(now.getTime() + ROTATION_OVERLAP_MS);
 }
 
+/** The subscription's disabledReason when the delivery engine disabled it after repeated failures (spec 3.4). */
+export const AUTO_DISABLED_REASON = 'auto_disabled_after_repeated_delivery_failures';
+/** disabledReason when the receiver answered 410 Gone (an extension of the spec, docs/webhooks.md). */
+export const GONE_DISABLED_REASON = 'gone';
+
+/**
+ * Events the delivery engine publishes about a subscription (extensions); their clientRequestId is that
+ * subscription's id, and they never go to the subscription they are about (dispatch, replays).
+ */
+export const OPERATIONAL_EVENTS: ReadonlySet<string> = new Set(['webhook.disabled', 'webhook.recovered']);
+
 /**
  * The stored form of a webhook url, which is also the form compared for "one subscription per URL":
  * the WHATWG serialisation (scheme and host lower-cased, default port dropped, IDN host in punycode,

@@ -31,7 +31,7 @@ import {
   SUBSCRIPTION_LIMITS,
   wantsV1a,
 } from './webhook-subscription.rules';
-import { newSigningKeyPair, signingKeyContext } from '../delivery/webhook-signer.rules';
+import { newSigningKeyPair, signingKeyContext } from './webhook-signer.rules';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../platform/database/pg-errors';
 import { SubscriptionChanges, URL_UNIQUE_CONSTRAINT, WebhookSubscriptionsRepository } from '../webhook-subscriptions.repository';
 import {

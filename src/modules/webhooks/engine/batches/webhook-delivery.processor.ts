@@ -1,0 +1,54 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DelayedError, Job } from 'bullmq';
+import { AppConfig } from '../../../../config/config';
+import { APP_CONFIG } from '../../../../config/config.module';
+import { BatchWake, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from '../../webhook-queue.service';
+import { QueueWorkers } from '../../../../platform/queue/queue-worker';
+import { WebhookBatches } from './webhook-batches.service';
+
+/** Time for running attempts to record their outcome once their POST ended, at shutdown. */
+const RECORD_WITHIN_MS = 2_000;
+
+/**
+ * Runs the delivery queue (worker only) through WebhookBatches: `batch` jobs wake a subscription's batch
+ * loop, `deliver` jobs are single attempts (scheduled retries, test deliveries, POST …/retry, the sweep's
+ * re-sends). The job lock must outlast the HTTP time-out, or a live attempt would be taken for stalled
+ * and run twice.
+ */
+@Injectable()
+export class WebhookDeliveryProcessor implements OnApplicationBootstrap {
+  private readonly logger = new Logger(WebhookDeliveryProcessor.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly batches: WebhookBatches,
+    private readonly workers: QueueWorkers,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const { deliveryConcurrency, timeoutMs } = this.config.webhook;
+    const worker = this.workers.start<DeliveryJobData | BatchWake>(
+      WEBHOOK_DELIVERY_QUEUE,
+      (job, token) => this.process(job, token),
+      {
+        concurrency: deliveryConcurrency,
+        lockDuration: timeoutMs + 30_000,
+        closeWithinMs: timeoutMs + RECORD_WITHIN_MS,
+      },
+      this.logger,
+    );
+    // Closing: batch loops stop claiming (what they started finishes within the bound above).
+    worker.on('closing', () => this.batches.stop());
+  }
+
+  private async process(job: Job<DeliveryJobData | BatchWake>, token?: string): Promise<void> {
+    const result = await this.batches.run(job);
+    if (result.kind === 'parked') return this.park(job, result.delayMs, token);
+  }
+
+  /** Moves the job back to delayed without using up one of its attempts, freeing this worker slot. */
+  private async park(job: Job, delayMs: number, token?: string): Promise<never> {
+    await job.moveToDelayed(Date.now() + delayMs, token);
+    throw new DelayedError();
+  }
+}

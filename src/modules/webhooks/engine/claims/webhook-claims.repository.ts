@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { SelectedRow } from '../../../../platform/database/columns';
+import { DeliveryRow, deliveryReturningList, deliveryRowSelectList, toDeliveryRow } from '../../webhook-delivery.row';
+
+/**
+ * An attempt's claim in webhook_deliveries (so each attempt goes out once): taken for sending with the
+ * delivery and its subscription loaded, renewed while the attempt runs, given back when it is not sent,
+ * or found lost when it ran out unrecorded. The record that settles it is WebhookAttemptsRepository's.
+ * Statements that join a batch of ids also say `id = ANY(<the ids>)`: webhook_deliveries is partitioned
+ * by id, and only a condition on the id itself lets the planner read just the partitions holding them.
+ */
+@Injectable()
+export class WebhookClaimsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Claims attempts and loads them for sending, in one statement for a whole batch: each delivery
+   * still pending at the expected attempt_count and not already claimed is marked in flight until
+   * `leaseMs` from now (its worker renews the claim while the attempt runs) and comes back with its
+   * subscription; undefined for one not claimed (gone, finished, a stale or second run of the attempt:
+   * so no attempt is sent twice). The service adds the events (EventsService.findForDelivery).
+   */
+  async claimForSending(
+    inputs: Array<{ id: string; expectedAttemptCount: number }>,
+    leaseMs: number,
+  ): Promise<Array<DeliveryRow | undefined>> {
+    const rows: SelectedRow[] = await this.dataSource.query(
+      `WITH claimed AS (
+         UPDATE webhook_deliveries d
+            SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $3::float8 / 1000)
+           FROM unnest($1::text[], $2::int[]) AS i(id, expected)
+          WHERE d.id = i.id AND d.id = ANY($1::text[]) AND d.status = 'pending' AND d.attempt_count = i.expected AND d.in_flight_until IS NULL
+         RETURNING ${deliveryReturningList('d')}
+       )
+       SELECT ${deliveryRowSelectList('c', 's')}
+         FROM claimed c
+         JOIN webhook_subscriptions s ON s.id = c.subscription_id AND s.account_id = c.account_id`,
+      [inputs.map((input) => input.id), inputs.map((input) => input.expectedAttemptCount), leaseMs],
+    );
+    // A second input for the same attempt in one batch gets nothing: the first one holds the claim.
+    const claimed = new Map(rows.map(toDeliveryRow).map((row) => [`${row.id}.${row.attemptCount}`, row]));
+    return inputs.map((input) => {
+      const key = `${input.id}.${input.expectedAttemptCount}`;
+      const row = claimed.get(key);
+      claimed.delete(key);
+      return row;
+    });
+  }
+
+  /**
+   * A subscription's batch: claims, in ONE statement, up to `limit` of its due attempts (pending, due by
+   * next_retry_at, not claimed) with ids from `fromId` on, oldest first, until `leaseMs` from now, and
+   * loads them with the subscription. `FOR UPDATE SKIP LOCKED`: workers claiming the same subscription at
+   * once take disjoint rows and never wait on each other. The id range keeps the scan to the partitions
+   * (and the stretch of the delivery log index) holding the wake-up's deliveries and newer ones.
+   */
+  async claimDue(subscription: { accountId: string; id: string }, fromId: string, limit: number, leaseMs: number): Promise<DeliveryRow[]> {
+    const rows: SelectedRow[] = await this.dataSource.query(
+      `WITH due AS (
+         SELECT id FROM webhook_deliveries
+          WHERE account_id = $1 AND subscription_id = $2 AND id >= $3 AND status = 'pending'
+            AND in_flight_until IS NULL AND next_retry_at <= now()
+          ORDER BY id LIMIT $4
+            FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE webhook_deliveries d
+            SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $5::float8 / 1000)
+           FROM due WHERE d.id = due.id AND d.id >= $3
+         RETURNING ${deliveryReturningList('d')}
+       ), lease AS (
+         -- The loop is alive: the sweep leaves this subscription's due deliveries to it until the lease ends.
+         UPDATE webhook_subscriptions SET batch_lease_until = now() + make_interval(secs => $5::float8 / 1000)
+          WHERE id = $2 AND account_id = $1
+            AND (batch_lease_until IS NULL OR batch_lease_until < now() + make_interval(secs => $5::float8 / 2000))
+       )
+       SELECT ${deliveryRowSelectList('c', 's')}
+         FROM claimed c
+         JOIN webhook_subscriptions s ON s.id = c.subscription_id AND s.account_id = c.account_id
+        ORDER BY c.id`,
+      [subscription.accountId, subscription.id, fromId, limit, leaseMs],
+    );
+    return rows.map(toDeliveryRow);
+  }
+
+  /** Extends this worker's claims on attempts still running; one statement for all of them. */
+  async renewClaims(ids: string[], leaseMs: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE webhook_deliveries SET in_flight_until = now() + make_interval(secs => $2::float8 / 1000)
+        WHERE id = ANY($1::text[]) AND in_flight_until IS NOT NULL`,
+      [ids, leaseMs],
+    );
+  }
+
+  /** Gives up claims taken for attempts that were then not sent (their job is parked, or cannot be signed). */
+  async releaseClaims(inputs: Array<{ id: string; expectedAttemptCount: number }>): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE webhook_deliveries d SET in_flight_since = NULL, in_flight_until = NULL
+         FROM unnest($1::text[], $2::int[]) AS i(id, expected)
+        WHERE d.id = i.id AND d.id = ANY($1::text[]) AND d.status = 'pending' AND d.attempt_count = i.expected`,
+      [inputs.map((input) => input.id), inputs.map((input) => input.expectedAttemptCount)],
+    );
+  }
+
+  /** Attempts whose claim ran out with nobody recording them (their worker died), oldest first. */
+  async lostAttempts(limit: number, accountIds?: string[]): Promise<Array<{ id: string; attemptCount: number; inFlightSince: Date }>> {
+    const rows = await this.dataSource.query(
+      `SELECT id, attempt_count, in_flight_since FROM webhook_deliveries
+        WHERE in_flight_until < now() AND status = 'pending' AND ($2::text[] IS NULL OR account_id = ANY($2::text[]))
+        ORDER BY in_flight_until LIMIT $1`,
+      [limit, accountIds ?? null],
+    );
+    return rows.map((r: Record<string, unknown>) => ({
+      id: r.id as string,
+      attemptCount: r.attempt_count as number,
+      inFlightSince: r.in_flight_since as Date,
+    }));
+  }
+
+  /**
+   * Deliveries with their subscription, in the order asked; undefined for one that is gone (its
+   * subscription was deleted: cascade). One query for a whole batch (the attempts not claimed,
+   * to say why; the lost ones, to record them).
+   */
+  async loadDeliveries(ids: string[]): Promise<Array<DeliveryRow | undefined>> {
+    const rows = await this.dataSource.query(
+      `SELECT ${deliveryRowSelectList('d', 's')}
+         FROM webhook_deliveries d
+         JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = d.account_id
+        WHERE d.id = ANY($1::text[])`,
+      [ids],
+    );
+    const byId = new Map<string, DeliveryRow>((rows as SelectedRow[]).map(toDeliveryRow).map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id));
+  }
+}

@@ -1,0 +1,191 @@
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppConfig } from '../../../../config/config';
+import { APP_CONFIG } from '../../../../config/config.module';
+import { DeliveryRow, DeliveryWork } from '../../webhook-delivery.row';
+import { DeliveryJobData, WebhookQueue } from '../../webhook-queue.service';
+import { Release, Turns, WebhookAdmission } from '../admission/webhook-admission.service';
+import { DroppedReason } from '../claims/webhook-claim.rules';
+import { WebhookClaims } from '../claims/webhook-claims.service';
+import { DeliverySigning, DeliverySigningSecrets } from '../sending/delivery-signing-secrets';
+import { AttemptReport, LOST_ATTEMPT_MESSAGE, SUBSCRIPTION_DISABLED_MESSAGE } from '../sending/webhook-delivery.rules';
+import { SentAttempt, WebhookPoster } from '../sending/webhook-poster';
+import { AttemptClaim } from '../settlement/webhook-attempts.repository';
+import { WebhookAttemptRecords } from '../settlement/webhook-attempt-records.service';
+import { NextDeliveryState, settleAttempt } from '../settlement/webhook-backoff.rules';
+
+/** Time for running attempts to record their outcome once their POST ended, at shutdown. */
+const RECORD_WITHIN_MS = 2_000;
+
+export type AttemptResult =
+  /** Nothing to do (see DroppedReason). */
+  | { kind: 'dropped'; reason: DroppedReason }
+  /** The subscription already has its share of concurrent calls: try this job again shortly. */
+  | { kind: 'busy'; subscriptionId: string }
+  /** Attempted (or stopped): `recorded` false when another run of the same attempt recorded it first. */
+  | { kind: 'attempted'; state: NextDeliveryState; recorded: boolean };
+
+/**
+ * How a claimed attempt's start went: started (or stopped without a POST), its result to come; or
+ * refused, its claim given back (its subscription busy, or its secret not opening).
+ */
+export type Start = { kind: 'started'; result: Promise<AttemptResult> } | { kind: 'refused'; reason: 'busy' | 'unsignable' };
+
+const DISABLED_REPORT: AttemptReport = {
+  outcome: 'fatal',
+  responseCode: null,
+  responseSnippet: null,
+  errorMessage: SUBSCRIPTION_DISABLED_MESSAGE,
+};
+const LOST_REPORT: AttemptReport = { outcome: 'lost', responseCode: null, responseSnippet: null, errorMessage: LOST_ATTEMPT_MESSAGE };
+
+/**
+ * The attempt pipeline (worker side), the one path of every attempt, batched or alone:
+ *
+ *   claim → prepare → admit → send → settle → record → schedule the next
+ *
+ * Each step has one owner, called once: the claim (WebhookClaims: claimed alone here, or with its
+ * subscription's batch by WebhookBatches), prepare (the subscription still enabled, its secrets opened:
+ * DeliverySigningSecrets), admit (its pacing turn and one of its subscription's slots: WebhookAdmission),
+ * send (the URL checked again, signed, POSTed: WebhookPoster), settle (the delivery's next state:
+ * settleAttempt), record (with the failure counter, guarded by the claim: WebhookAttemptRecords) and
+ * schedule (the next attempt's job: WebhookQueue). The claim makes each attempt go out once: a job run
+ * again finds it claimed or recorded, and an attempt whose worker died is recorded as lost (below) once
+ * its claim runs out, then sent again as the next attempt (never with the same webhook-retry-count).
+ */
+@Injectable()
+export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
+  /** Attempts being sent or recorded (shutdown waits for them). */
+  private readonly sending = new Set<Promise<AttemptResult>>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly claims: WebhookClaims,
+    private readonly signing: DeliverySigningSecrets,
+    private readonly admission: WebhookAdmission,
+    private readonly poster: WebhookPoster,
+    private readonly records: WebhookAttemptRecords,
+    private readonly queue: WebhookQueue,
+  ) {}
+
+  /**
+   * After the workers closed (QueueShutdown), so attempts still running at shutdown keep their claims;
+   * attempts a parked batch left running are waited for too (up to the request time-out and 2 s to record).
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.sending.size > 0) {
+      const bound = sleep(this.config.webhook.timeoutMs + RECORD_WITHIN_MS, undefined, { ref: false });
+      await Promise.race([Promise.allSettled([...this.sending]), bound]);
+    }
+    this.claims.stop();
+  }
+
+  /**
+   * One attempt of a queue job (a retry, a test delivery, POST …/retry, the sweep's re-send, a replay's
+   * send), start to end: claimed (a job whose attempt is finished, stale or held by another run is
+   * dropped), then the rest of the pipeline, its pacing turn found alone.
+   */
+  async attempt(job: DeliveryJobData): Promise<AttemptResult> {
+    const claimed = await this.claims.claim(job);
+    if ('dropped' in claimed) return { kind: 'dropped', reason: claimed.dropped };
+    const start = await this.start(claimed.work, this.admission.alone());
+    if (start.kind === 'started') return start.result;
+    return start.reason === 'busy'
+      ? { kind: 'busy', subscriptionId: claimed.work.subscriptionId }
+      : { kind: 'dropped', reason: 'unsignable' };
+  }
+
+  /**
+   * A claimed attempt from prepare on: resolves once it has started (its POST under way, or, its
+   * subscription disabled, stopped without one) with its result to come, or was refused, its claim
+   * given back. `turns` are where its pacing turn comes from (alone, or its batch's).
+   */
+  async start(work: DeliveryWork, turns: Turns): Promise<Start> {
+    if (!work.subscription.enabled) {
+      // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
+      const stopped = { report: DISABLED_REPORT, at: new Date(), durationMs: 0 };
+      return { kind: 'started', result: this.finish(work, stopped, 'held', true).finally(() => this.claims.settled(work.id)) };
+    }
+    const signing = this.signing.forDelivery(work);
+    if (!signing) return this.refuse(work, 'unsignable');
+    let release: Release | null;
+    try {
+      release = await this.admission.admit(work, turns);
+    } catch (error) {
+      await this.claims.release([work]);
+      throw error;
+    }
+    if (!release) return this.refuse(work, 'busy');
+    const sending = this.sendAndFinish(work, signing, release);
+    this.sending.add(sending);
+    void sending.catch(() => undefined).finally(() => this.sending.delete(sending));
+    return { kind: 'started', result: sending };
+  }
+
+  /**
+   * Attempts whose claim ran out with nobody recording them (their worker died, or could not reach the
+   * database): each is recorded as a failed attempt of unknown outcome, and the next one is sent at once
+   * while retries remain. Returns how many were recorded.
+   */
+  async recoverLostAttempts(accountIds?: string[]): Promise<number> {
+    const lost = await this.claims.lost(accountIds);
+    const results = await Promise.all(
+      lost.map(({ row, inFlightSince }) => this.finish(row, { report: LOST_REPORT, at: inFlightSince, durationMs: null }, 'expired', true)),
+    );
+    return results.filter((result) => result.kind === 'attempted' && result.recorded).length;
+  }
+
+  /** Gives the claim of an attempt that will not be sent now back (due again at once). */
+  private async refuse(work: DeliveryWork, reason: 'busy' | 'unsignable'): Promise<Start> {
+    await this.claims.release([work]);
+    return { kind: 'refused', reason };
+  }
+
+  /** Sends an admitted attempt holding one of its subscription's slots (`release` frees it once the POST ended), then finishes it. */
+  private async sendAndFinish(work: DeliveryWork, signing: DeliverySigning, release: Release): Promise<AttemptResult> {
+    try {
+      let sent: SentAttempt;
+      try {
+        sent = await this.poster.send(work, signing);
+      } finally {
+        release();
+      }
+      return await this.finish(work, sent, 'held');
+    } finally {
+      this.claims.settled(work.id);
+    }
+  }
+
+  /**
+   * Settles the attempt (its delivery's next state), records it (`claim`: the claim it settles;
+   * `uncounted`: not the receiver's failure, never counting towards auto-disable) and schedules the
+   * next attempt, if any.
+   */
+  private async finish(
+    work: DeliveryRow,
+    sent: Pick<SentAttempt, 'report' | 'at'> & { durationMs: number | null },
+    claim: AttemptClaim,
+    uncounted = false,
+  ): Promise<AttemptResult> {
+    const settled = settleAttempt({
+      ...sent,
+      uncounted,
+      delivery: { ...work, maxRetries: work.subscription.maxRetries },
+      retryBaseMs: this.config.webhook.retryBaseMs,
+      now: new Date(),
+    });
+    const { attemptCount, state } = settled;
+    if (!(await this.records.record(work, settled, sent.report, claim))) return { kind: 'attempted', state, recorded: false };
+    if (state.status === 'pending') {
+      // The next attempt after a lost one (its worker died) is overdue: it goes ahead of the backlog.
+      const ahead = claim === 'expired';
+      await this.queue.enqueueDelivery(work.id, {
+        attempt: attemptCount,
+        delayMs: state.delayMs,
+        subscriptionId: work.subscriptionId,
+        ahead,
+      });
+    }
+    return { kind: 'attempted', state, recorded: true };
+  }
+}

@@ -1,0 +1,156 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../../../config/config';
+import { APP_CONFIG } from '../../../../config/config.module';
+import { newId } from '../../../../platform/ids/ids';
+import { WebhookQueue } from '../../webhook-queue.service';
+import { ReplayCursor, WebhookReplaysRepository } from '../../webhook-replays.repository';
+import { WebhookReplayEntity } from '../../webhook-replay.entity';
+import { WebhookSubscriptionsRepository } from '../../webhook-subscriptions.repository';
+import { dueTimes } from '../../replay/webhook-replay.rules';
+import { ReplayScope, WebhookReplaySelector } from '../../replay/webhook-replay-selector';
+import { WebhookAdmission } from '../admission/webhook-admission.service';
+import { WebhookAttemptPipeline } from '../pipeline/webhook-attempt-pipeline.service';
+
+/** Events read per batch at most (fewer when the rate is lower: a batch is about a second of deliveries). */
+const MAX_BATCH = 100;
+/**
+ * A replayed delivery is due (next_retry_at) this long after the runner means to send it: the sweep sends
+ * it only if the runner is gone (a resumed run sends the open batch's unsent deliveries first).
+ */
+const SWEEP_GRACE_MS = 60_000;
+/** How long the runner waits for a busy subscription before leaving an attempt to the queue. */
+const BUSY_WAIT_MS = 5_000;
+
+export type ReplayRunEnd = 'completed' | 'stopped' | 'gone' | 'interrupted';
+
+/**
+ * Runs a replay (worker side, issue 13): reads its window in feed order a batch at a time and, in ONE
+ * transaction per batch, opens the batch's deliveries and moves the replay's cursor past it, so a run
+ * interrupted anywhere and resumed emits each delivery once. It then sends the batch's first attempts
+ * itself, one after another in event order, paced at WEBHOOK_REPLAY_RATE_PER_SECOND (through the
+ * attempt pipeline: claim, sign, POST, record; retries go through the queue as usual). A resumed run
+ * first sends what the interrupted one opened and did not send.
+ */
+@Injectable()
+export class WebhookReplayRunner {
+  private readonly logger = new Logger(WebhookReplayRunner.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly replays: WebhookReplaysRepository,
+    private readonly subscriptions: WebhookSubscriptionsRepository,
+    private readonly selector: WebhookReplaySelector,
+    private readonly pipeline: WebhookAttemptPipeline,
+    private readonly admission: WebhookAdmission,
+    private readonly queue: WebhookQueue,
+  ) {}
+
+  /** Runs the replay until it ends or `signal` aborts (the worker stops: the job is resumed elsewhere). */
+  async run(replayId: string, signal?: AbortSignal): Promise<ReplayRunEnd> {
+    const replay = await this.replays.findById(replayId);
+    if (!replay || replay.status !== 'running') return 'gone';
+    const rate = this.config.webhook.replayRatePerSecond;
+    const batchSize = Math.max(1, Math.min(MAX_BATCH, rate));
+    const scope: ReplayScope = { ...replay };
+    const pace = { lastStart: 0 };
+    let nextSlot = Date.now();
+
+    // What an interrupted run opened and did not send goes first, in event order.
+    const leftover = await this.replays.unsent(replay.accountId, replayId);
+    nextSlot = await this.send(replay, leftover, dueTimes(leftover.length, rate, nextSlot), pace, signal);
+
+    let cursor: ReplayCursor | undefined =
+      replay.cursorTxId && replay.cursorId ? { txId: replay.cursorTxId, id: replay.cursorId } : undefined;
+    for (;;) {
+      if (signal?.aborted) return 'interrupted';
+      const batch = await this.dataSource.transaction(async (manager) => {
+        const current = await this.replays.find(replay.accountId, replay.subscriptionId, replayId, manager, true);
+        if (!current || current.status !== 'running') return { kind: 'end' as const, end: 'gone' as const };
+        // Another run moved on meanwhile (this job ran twice): it owns the replay now.
+        if (current.cursorId !== (cursor?.id ?? null)) return { kind: 'end' as const, end: 'gone' as const };
+        const subscription = await this.subscriptions.find(replay.accountId, replay.subscriptionId, manager);
+        if (!subscription) return { kind: 'end' as const, end: 'gone' as const };
+        if (!subscription.enabled) return { kind: 'end' as const, end: 'stopped' as const };
+        const selected = await this.selector.next(manager, scope, cursor, batchSize);
+        if (!selected.last) return { kind: 'end' as const, end: 'completed' as const };
+        const start = Math.max(Date.now(), nextSlot);
+        const due = dueTimes(selected.emit.length, rate, start);
+        const opened = await this.replays.openForReplay(
+          manager,
+          replayId,
+          selected.emit.map((event, i) => ({
+            id: newId('delivery'),
+            accountId: replay.accountId,
+            subscriptionId: replay.subscriptionId,
+            eventId: event.id,
+            eventName: event.eventName,
+            dueAt: new Date(due[i] + SWEEP_GRACE_MS),
+          })),
+        );
+        // An event whose delivery turned pending in between (dispatch, a retry) was not opened: skipped.
+        await this.replays.advance(
+          manager,
+          replayId,
+          selected.last,
+          opened.length,
+          selected.skipped + selected.emit.length - opened.length,
+        );
+        return { kind: 'batch' as const, opened, start, last: selected.last, exhausted: selected.exhausted };
+      });
+      if (batch.kind === 'end') {
+        if (batch.end !== 'gone') await this.replays.finish(replayId, batch.end);
+        return batch.end;
+      }
+      cursor = batch.last;
+      nextSlot = await this.send(replay, batch.opened, dueTimes(batch.opened.length, rate, batch.start), pace, signal);
+      if (batch.exhausted) {
+        await this.replays.finish(replayId, 'completed');
+        return 'completed';
+      }
+    }
+  }
+
+  /**
+   * Sends each delivery's first attempt of this round in order, one at a time, each at its due time and
+   * never sooner than one interval after the previous one started (a run that fell behind catches up at
+   * the rate, not in a burst); returns the next free slot. Stops early when `signal` aborts (what is left
+   * is sent by the resumed run).
+   */
+  private async send(
+    replay: WebhookReplayEntity,
+    opened: Array<{ id: string; attemptCount: number }>,
+    due: number[],
+    pace: { lastStart: number },
+    signal?: AbortSignal,
+  ): Promise<number> {
+    const interval = 1000 / this.config.webhook.replayRatePerSecond;
+    for (let i = 0; i < opened.length; i++) {
+      if (signal?.aborted) break;
+      const wait = Math.max(due[i], pace.lastStart + interval) - Date.now();
+      if (wait > 0) await sleep(wait);
+      pace.lastStart = Date.now();
+      await this.sendOne(replay.subscriptionId, opened[i]);
+    }
+    return Math.max(Date.now(), pace.lastStart + interval);
+  }
+
+  private async sendOne(subscriptionId: string, delivery: { id: string; attemptCount: number }): Promise<void> {
+    const job = { deliveryId: delivery.id, attempt: delivery.attemptCount, subscriptionId };
+    const giveUpAt = Date.now() + BUSY_WAIT_MS;
+    for (;;) {
+      try {
+        const result = await this.pipeline.attempt(job);
+        if (result.kind !== 'busy') return;
+      } catch (error) {
+        this.logger.warn(`replayed attempt of ${delivery.id} failed to run, left to the queue: ${(error as Error).message}`);
+        break;
+      }
+      if (Date.now() > giveUpAt) break;
+      await sleep(this.admission.parkDelayMs(subscriptionId));
+    }
+    await this.queue.enqueueDelivery(delivery.id, { attempt: delivery.attemptCount, subscriptionId });
+  }
+}
