@@ -99,9 +99,8 @@ export class WebhookClaims {
     }
     return {
       works: rows.flatMap((row): DeliveryWork[] => {
-        if (row.eventId === null) return [{ ...row, envelopeSource: testEnvelopeSource(row.testPayload, row) }];
-        const source = sources.get(row.eventId);
-        if (source) return [{ ...row, envelopeSource: source }];
+        const work = workOf(row, sources);
+        if (work) return [work];
         this.held.delete(row.id); // Its event is gone: not renewed, so its claim runs out.
         return [];
       }),
@@ -154,9 +153,8 @@ export class WebhookClaims {
     return refs.map((ref, i): Claimed => {
       const row = rows[i];
       if (!row) return { dropped: why.get(ref)! };
-      if (row.eventId === null) return { work: { ...row, envelopeSource: testEnvelopeSource(row.testPayload, row) } };
-      const source = sources.get(row.eventId);
-      return source ? { work: { ...row, envelopeSource: source } } : { dropped: 'missing' };
+      const work = workOf(row, sources);
+      return work ? { work } : { dropped: 'missing' };
     });
   }
 
@@ -171,4 +169,11 @@ export class WebhookClaims {
     }, CLAIM_RENEW_MS);
     this.renewal.unref();
   }
+}
+
+/** A claimed row with what its envelope is built from: a test delivery's stored payload, or its event (undefined: the event is gone). */
+function workOf(row: DeliveryRow, sources: Map<string, EnvelopeSource>): DeliveryWork | undefined {
+  if (row.eventId === null) return { ...row, envelopeSource: testEnvelopeSource(row.testPayload, row) };
+  const source = sources.get(row.eventId);
+  return source && { ...row, envelopeSource: source };
 }
