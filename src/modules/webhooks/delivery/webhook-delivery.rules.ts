@@ -62,6 +62,11 @@ export function envelopeBody(source: EnvelopeSource, notifiedAt: Date, options: 
   return `${head},"notifiedAt":"${notifiedAt.toISOString()}"${options.test ? ',"test":true' : ''}}`;
 }
 
+/** The user-agent every attempt is sent with. */
+export function webhookUserAgent(version: string): string {
+  return `PropertyOps-Webhooks/${version}`;
+}
+
 export interface DeliveryHeadersInput {
   deliveryId: string;
   /** The exact body sent, as signed. */

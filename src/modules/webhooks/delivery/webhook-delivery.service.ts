@@ -20,6 +20,7 @@ import {
   LOST_ATTEMPT_MESSAGE,
   SUBSCRIPTION_DISABLED_MESSAGE,
   testEnvelopeSource,
+  webhookUserAgent,
   whyUnclaimed,
 } from './webhook-delivery.rules';
 import { Metrics } from '../../../platform/metrics/metrics';
@@ -126,7 +127,7 @@ export class WebhookDeliveryService implements BeforeApplicationShutdown {
     const { concurrencyPerSubscription } = config.webhook;
     // Up to the limit call at once; more wait in memory while that is quick, the rest are parked in the queue.
     this.limiter = new KeyedConcurrencyLimiter(concurrencyPerSubscription);
-    this.userAgent = `PropertyOps-Webhooks/${config.version}`;
+    this.userAgent = webhookUserAgent(config.version);
     this.claims = new Coalescer((refs) => this.claimWork(refs), QUERY_BATCH, QUERIES_IN_PARALLEL);
     this.releases = new Coalescer<AttemptRef, undefined>(
       async (refs) => (await this.attempts.releaseClaims(refs), refs.map(() => undefined)),
