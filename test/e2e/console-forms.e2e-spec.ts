@@ -85,6 +85,26 @@ describe('console forms: one post, one change', () => {
     expect((await session.get(added.headers.location).expect(200)).text).toContain('data-secret="signing"');
   });
 
+  it('creates one key from the same form posted five times at once: every answer goes to its one result', async () => {
+    const before = await keys();
+    const form = { ...(await session.formOn('/console/keys', '/console/keys')), label: 'Clicked five times' };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => session.post('/console/keys', form)));
+    expect(answers.map((a) => a.status)).toEqual([303, 303, 303, 303, 303]);
+    expect(new Set(answers.map((a) => a.headers.location)).size).toBe(1);
+    expect(await keys()).toBe(before + 1);
+  });
+
+  it('lets a form whose post was refused be sent again (nothing was done), and then once only', async () => {
+    const before = await subscriptions();
+    const form = await session.formOn('/console/webhooks', '/console/webhooks');
+    await session.post('/console/webhooks', { ...form, url: 'ftp://example.com/x', eventFilters: '*' }).expect(400);
+    const url = hookUrl();
+    const first = await session.post('/console/webhooks', { ...form, url, eventFilters: '*' }).expect(303);
+    const again = await session.post('/console/webhooks', { ...form, url, eventFilters: '*' }).expect(303);
+    expect(again.headers.location).toBe(first.headers.location);
+    expect(await subscriptions()).toBe(before + 1);
+  });
+
   it('answers a form without its one-post token with a page asking to reload, and changes nothing', async () => {
     const before = await keys();
     const res = await session.post('/console/keys', { label: 'No token', _form: '' }).expect(400);

@@ -21,7 +21,7 @@ export function tokenOf(url: string): string {
 
 /** The value of a hidden (or any) input named `name` in a page. */
 export function inputValue(html: string, name: string): string | undefined {
-  return new RegExp(`name="${name}"[^>]*? value="([^"]*)"`).exec(html)?.[1];
+  return new RegExp(`name="${name}"[^>]*?\\svalue="([^"]*)"`).exec(html)?.[1];
 }
 
 /** `name=value` of the Set-Cookie naming `name`, and the whole header. */
@@ -40,7 +40,7 @@ export function formFields(html: string, action: string): Record<string, string>
   const form = new RegExp(`<form[^>]*action="${escaped}"[^>]*>([\\s\\S]*?)</form>`).exec(html);
   if (!form) throw new Error(`no form posting to ${action} on the page`);
   return Object.fromEntries(
-    [...form[1].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]] as [string, string]),
+    [...form[1].matchAll(/<input\s+type="hidden"\s+name="([^"]+)"\s+value="([^"]*)"/g)].map((m) => [m[1], m[2]] as [string, string]),
   );
 }
 

@@ -44,11 +44,9 @@ function document(title: string, assets: Frame['assets'], body: Html): Html {
  * token (a repeated post of this form does nothing: ConsoleFormsService.once).
  */
 export function formTokens(frame: Pick<Frame, 'csrfToken'>): Html {
-  return html`<input type="hidden" name="_csrf" value="${frame.csrfToken}" /><input
-      type="hidden"
-      name="_form"
-      value="${newFormToken()}"
-    />`;
+  const csrf = html`<input type="hidden" name="_csrf" value="${frame.csrfToken}" />`;
+  const once = html`<input type="hidden" name="_form" value="${newFormToken()}" />`;
+  return html`${csrf}${once}`;
 }
 
 /** A one-button form (POST) with its tokens: enable, rotate, retry... */
