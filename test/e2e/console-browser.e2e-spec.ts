@@ -2,7 +2,7 @@ import request from 'supertest';
 import { gzipSync } from 'node:zlib';
 import type { Page, Response as PageResponse } from 'playwright-core';
 import { createAccount } from '../support/app';
-import { browserLink, ConsoleBrowser, openConsoleBrowser, seriousViolations, signInInBrowser } from '../support/console-browser';
+import { axeScans, browserLink, ConsoleBrowser, openConsoleBrowser, signInInBrowser } from '../support/console-browser';
 import { waitUntil } from '../support/wait';
 import { useWebhookEngine } from '../support/webhook-engine';
 import { publishEvent } from '../support/webhooks';
@@ -48,13 +48,7 @@ describe('account console in a real browser', () => {
   const engine = useWebhookEngine(ENV);
   let b: ConsoleBrowser;
   let page: Page;
-  const scanned = new Map<string, string[]>();
-
-  async function scan(name: (typeof PAGES)[number]): Promise<void> {
-    const violations = await seriousViolations(page);
-    scanned.set(name, violations);
-    expect({ page: name, violations }).toEqual({ page: name, violations: [] });
-  }
+  const { scan, expectEveryPageScanned } = axeScans(PAGES, () => page);
 
   /** Reloads the page until `text` shows (the delivery log is read when the page is rendered). */
   async function reloadUntil(text: string | RegExp, timeoutMs = 20_000): Promise<void> {
@@ -301,8 +295,5 @@ describe('account console in a real browser', () => {
     expect(after!.status()).toBe(401);
   });
 
-  it('scanned every page with axe-core: 0 serious or critical violations', () => {
-    expect([...scanned.keys()].sort()).toEqual([...PAGES].sort());
-    expect([...scanned.values()].flat()).toEqual([]);
-  });
+  it('scanned every page with axe-core: 0 serious or critical violations', () => expectEveryPageScanned());
 });

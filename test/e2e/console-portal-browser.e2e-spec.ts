@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { WebhookSubscriptionsService } from '../../src/modules/webhooks/subscriptions/webhook-subscriptions.service';
-import { ConsoleBrowser, openConsoleBrowser, seriousViolations, signInInBrowser } from '../support/console-browser';
+import { axeScans, ConsoleBrowser, openConsoleBrowser, signInInBrowser } from '../support/console-browser';
 import { occurrences } from '../support/console-pages';
 import { QUICK_RETRIES, useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -33,13 +33,7 @@ describe('webhook portal in a real browser', () => {
   let page: Page;
   let receiver: WebhookReceiver;
   let subscriptionId: string;
-  const scanned = new Map<string, string[]>();
-
-  async function scan(name: (typeof PAGES)[number]): Promise<void> {
-    const violations = await seriousViolations(page);
-    scanned.set(name, violations);
-    expect({ page: name, violations }).toEqual({ page: name, violations: [] });
-  }
+  const { scan, expectEveryPageScanned } = axeScans(PAGES, () => page);
 
   const count = async (sql: string, ...params: unknown[]): Promise<number> => (await engine.started().db.query(sql, params))[0].n as number;
 
@@ -255,8 +249,5 @@ describe('webhook portal in a real browser', () => {
     }
   });
 
-  it('scanned every new page with axe-core: 0 serious or critical violations', () => {
-    expect([...scanned.keys()].sort()).toEqual([...PAGES].sort());
-    expect([...scanned.values()].flat()).toEqual([]);
-  });
+  it('scanned every new page with axe-core: 0 serious or critical violations', () => expectEveryPageScanned());
 });

@@ -1,9 +1,10 @@
+import { clientFor, createAccount } from '../support/app';
 import { ConsoleClient, consoleSignIn } from '../support/console';
 import { elementText, insertDeliveries, occurrences, pageText } from '../support/console-pages';
 import { waitUntil } from '../support/wait';
 import { QUICK_RETRIES, useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
 import { publishEvent, subscriptionOf, verifiesV1a, signatureValues } from '../support/webhooks';
-import { hookUrl } from '../support/webhooks-api';
+import { createSubscription, hookUrl } from '../support/webhooks-api';
 
 /**
  * The webhook portal over HTTP (issue 34, item 2): signature schemes on create and edit, the public key,
@@ -156,5 +157,32 @@ describe('webhook portal over HTTP', () => {
     expect(pageText((await session.get(deleted.headers.location).expect(200)).text)).toContain('The subscription is deleted');
     expect((await api.get('/v1/webhooks').expect(200)).body.data.map((s: { id: string }) => s.id)).not.toContain(id);
     await session.get(`/console/webhooks/${id}`).expect(404);
+  });
+  it('answers another account’s subscription, its pages, its deliveries and keys with a 404 page, and changes nothing of theirs', async () => {
+    const { t, api } = engine.started();
+    const other = await createAccount(t);
+    const theirs = clientFor(t, other);
+    const { id } = await createSubscription(theirs, { eventFilters: ['*'] });
+    await session.get(`/console/webhooks/${id}`).expect(404);
+    await session.post(`/console/webhooks/${id}`, { url: hookUrl(), eventFilters: '*' }).expect(404);
+    await session.post(`/console/webhooks/${id}/enabled`, { enabled: 'false' }).expect(404);
+    await session.post(`/console/webhooks/${id}/rotate`).expect(404);
+    await session.post(`/console/webhooks/${id}/test`, { eventName: 'property.create' }).expect(404);
+    await session.get(`/console/webhooks/${id}/settings`).expect(404);
+    await session.get(`/console/webhooks/${id}/delete`).expect(404);
+    await session.post(`/console/webhooks/${id}/delete`).expect(404);
+    await session.post(`/console/webhooks/${id}/replay`, { since: '2030-01-01T00:00' }).expect(404);
+    const { deliveryId } = (await theirs.post(`/v1/webhooks/${id}/test`).send({ eventName: 'property.create' }).expect(202)).body as {
+      deliveryId: string;
+    };
+    await session.get(`/console/webhooks/${id}/deliveries/${deliveryId}`).expect(404);
+    await session.post(`/console/webhooks/${id}/deliveries/${deliveryId}/retry`).expect(404);
+    // Their delivery under one of this account's subscriptions is no more found.
+    const mine = await createSubscription(api, { eventFilters: ['*'] });
+    await session.get(`/console/webhooks/${mine.id}/deliveries/${deliveryId}`).expect(404);
+    await session.get(`/console/keys/${other.apiKeyId}/revoke`).expect(404);
+    await session.post(`/console/keys/${other.apiKeyId}/revoke`).expect(404);
+    expect((await theirs.get('/v1/webhooks').expect(200)).body.data).toMatchObject([{ id, enabled: true }]);
+    await theirs.get('/v1/events').expect(200);
   });
 });
