@@ -53,7 +53,12 @@ export class WebhooksController {
     return this.subscriptions.update(ctx, webhookId, body);
   }
 
-  @RouteDoc({ summary: 'Delete a subscription', response: none() })
+  @RouteDoc({
+    summary: 'Delete a subscription',
+    description:
+      'Deliveries to it stop at once, pending retries included; its delivery log and replays go with it. The events stay in the feed. Disabling (PATCH enabled: false) keeps everything instead.',
+    response: none(),
+  })
   @Delete(':webhookId')
   async remove(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string): Promise<void> {
     await this.subscriptions.remove(ctx.accountId, webhookId);
