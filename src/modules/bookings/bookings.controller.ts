@@ -55,7 +55,7 @@ export class BookingsController {
   @RouteDoc({
     summary: 'Update a booking',
     description:
-      "Any of title, numberOfGuests, guestDetails, tags and otherAttributes (null clears an optional one); the dates change through …/dates. Emits booking.update when something changed.",
+      'Any of title, numberOfGuests, guestDetails, tags and otherAttributes (null clears an optional one); the dates change through …/dates. Emits booking.update when something changed.',
     response: ok(BOOKING_SHAPE, 'The updated booking.'),
     problems: [409],
     example: { body: { numberOfGuests: 3, title: 'Family stay' } },

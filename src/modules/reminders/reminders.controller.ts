@@ -47,7 +47,11 @@ export class RemindersController {
     return this.reminders.get(ctx.accountId, reminderId);
   }
 
-  @RouteDoc({ summary: 'Delete a reminder', description: 'Removes the reminder (it will not come due); emits reminder.delete.', response: none() })
+  @RouteDoc({
+    summary: 'Delete a reminder',
+    description: 'Removes the reminder (it will not come due); emits reminder.delete.',
+    response: none(),
+  })
   @Delete(':reminderId')
   async delete(@Ctx() ctx: RequestContext, @Param('reminderId') reminderId: string): Promise<void> {
     await this.reminders.delete(ctx, reminderId);

@@ -27,7 +27,8 @@ export class WebhookReplaysController {
 
   @RouteDoc({
     summary: "A replay's progress (extension)",
-    description: 'Its status (running, completed, stopped), window and filters, and how many of its deliveries were sent, delivered, failed or skipped.',
+    description:
+      'Its status (running, completed, stopped), window and filters, and how many of its deliveries were sent, delivered, failed or skipped.',
     response: ok(WEBHOOK_REPLAY_SHAPE, 'The replay.'),
   })
   @Get('replays/:replayId')
