@@ -14,7 +14,8 @@ const INVALID_KEY = 'Missing or invalid x-api-key';
  * copies too are served behind the key. Any addition here must be a conscious decision.
  */
 // The health check, and the API reference (the OpenAPI document and Swagger UI's files under /docs): read before a key exists.
-const PUBLIC_ROUTES = new Set(['GET /v1/health', 'GET /v1/openapi.json']);
+// GET and DELETE /v1/mcp serve nothing: they answer 405 to anyone (MCP clients take it as "no stream"), before any key check.
+const PUBLIC_ROUTES = new Set(['GET /v1/health', 'GET /v1/openapi.json', 'GET /v1/mcp', 'DELETE /v1/mcp']);
 /** Documentation: the reference's files, and /llms.txt with the pages it lists. */
 const isPublic = (route: string) => PUBLIC_ROUTES.has(route) || route.startsWith('GET /docs') || route.startsWith('GET /llms');
 
