@@ -44,9 +44,11 @@ describe('webhook portal in a real browser', () => {
    */
   async function submitTwice(form: Locator, submit: () => Promise<void>): Promise<number> {
     const action = (await form.getAttribute('action'))!;
-    const fields: Record<string, string> = await form.evaluate(
-      '(f) => Object.fromEntries([...new FormData(f)].map(([k, v]) => [k, String(v)]))',
-    );
+    // (The page's own globals, typed here: the test project has no DOM library.)
+    const fields = await form.evaluate((f) => {
+      const { FormData } = globalThis as unknown as { FormData: new (form: unknown) => Iterable<[string, unknown]> };
+      return Object.fromEntries([...new FormData(f)].map(([name, value]) => [name, String(value)]));
+    });
     const [response] = await Promise.all([
       page.waitForResponse((res) => res.request().method() === 'POST' && new URL(res.url()).pathname === action),
       submit(),
@@ -228,7 +230,10 @@ describe('webhook portal in a real browser', () => {
     try {
       await page.goto(`${b.base}/console/keys`);
       const cells = page.locator('table.stacked').first().locator('tbody tr').first().locator('td');
-      const labels: string[] = await cells.evaluateAll("(tds) => tds.map((td) => getComputedStyle(td, '::before').content)");
+      const labels = await cells.evaluateAll((tds) => {
+        const { getComputedStyle } = globalThis as unknown as { getComputedStyle(element: unknown, pseudo: string): { content: string } };
+        return tds.map((td) => getComputedStyle(td, '::before').content);
+      });
       expect(labels).toEqual(['"Label"', '"Key id"', '"Ends with"', '"Created"', '"Last used"', '"Kind"', '"Status"']);
       const rights = await cells.evaluateAll((tds) => tds.map((td) => td.getBoundingClientRect().right));
       for (const right of rights) expect(right).toBeLessThanOrEqual(375);
