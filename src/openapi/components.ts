@@ -15,6 +15,7 @@ export const HEADERS: Record<string, JsonSchema> = {
   RateLimitPolicy: header('IETF draft: the windows, e.g. "burst";q=50;w=1, "daily";q=30000;w=86400.'),
   RateLimit: header('IETF draft: the remaining quota and reset of each window.'),
   RetryAfter: header('Seconds to wait before retrying.', { type: 'integer' }),
+  Allow: header('The methods the resource serves (RFC 9110).'),
   Deprecation: header('The legacy API is deprecated since this instant (RFC 9745): @1791504000 (2026-10-09).'),
   Sunset: header('When the legacy API shuts down (RFC 8594), e.g. Wed, 07 Apr 2027 00:00:00 GMT; from then on it answers 410.'),
   Link: header('The migration guide: <…/docs/legacy>; rel="deprecation".'),
@@ -87,6 +88,14 @@ export const PROBLEM_RESPONSES: Record<number, { name: string; response: object 
         existingId: 'bk_01JDZK6B2C3D4E5F6G7H8J9K0M',
       }),
       { ...LIMIT_HEADERS, 'Retry-After': headerRef('RetryAfter') },
+    ),
+  },
+  405: {
+    name: 'MethodNotAllowed',
+    response: problem(
+      'The resource does not serve this method (code methodNotAllowed); Allow names those it serves.',
+      PROBLEM_EXAMPLE(405, 'methodNotAllowed', 'GET /v1/mcp is not served: the MCP endpoint is stateless; POST each message'),
+      { ...ID_HEADER, Allow: headerRef('Allow') },
     ),
   },
   410: {

@@ -200,8 +200,10 @@ function describeOperation(operation: Operation, fact: RouteFacts, dtos: Record<
     ...(fact.idempotent ? REPLAYED_HEADER : {}),
     ...(legacy ? DEPRECATION_HEADERS : {}),
   };
-  const responses: Record<string, unknown> = { [successStatus]: successResponse(doc.response, headers) };
+  // A route that only refuses has its problem as its one answer (and no success to promise).
+  const responses: Record<string, unknown> = 'refused' in doc.response ? {} : { [successStatus]: successResponse(doc.response, headers) };
   const problems = new Set([
+    ...('refused' in doc.response ? [doc.response.refused] : []),
     ...(fact.isPublic ? [] : AUTHENTICATED_PROBLEMS),
     ...(fact.body ? BODY_PROBLEMS : []),
     ...(fact.idempotent ? IDEMPOTENCY_PROBLEMS : []),
@@ -267,6 +269,7 @@ function notNull(schema: JsonSchema | undefined): JsonSchema {
 }
 
 function successResponse(response: ResponseDoc, headers: object): object {
+  if ('refused' in response) throw new Error('a route that only refuses has no success response');
   if ('none' in response) return { description: response.description, headers };
   if ('binary' in response)
     return {

@@ -14,7 +14,8 @@ const INVALID_KEY = 'Missing or invalid x-api-key';
  * copies too are served behind the key. Any addition here must be a conscious decision.
  */
 // The health check, and the API reference (the OpenAPI document and Swagger UI's files under /docs): read before a key exists.
-const PUBLIC_ROUTES = new Set(['GET /v1/health', 'GET /v1/openapi.json']);
+// GET and DELETE /v1/mcp serve nothing: they answer 405 to anyone (MCP clients take it as "no stream"), before any key check.
+const PUBLIC_ROUTES = new Set(['GET /v1/health', 'GET /v1/openapi.json', 'GET /v1/mcp', 'DELETE /v1/mcp']);
 /** Documentation: the reference's files, and /llms.txt with the pages it lists. */
 const isPublic = (route: string) => PUBLIC_ROUTES.has(route) || route.startsWith('GET /docs') || route.startsWith('GET /llms');
 
@@ -73,7 +74,16 @@ describe('x-api-key authentication (spec 5)', () => {
         continue;
       }
       // The account console (docs/console.md) takes no x-api-key: its own session, from a sign-in link. Without one
-      // nothing is served (401 pages; the sign-in routes refuse a missing link, an asset route an unknown file).
+      // nothing is served (401 pages; the sign-in routes refuse a missing link, an asset route an unknown file), but the
+      // page a sign-out leads to, which says only that.
+      if (pattern === '/console/signedout') {
+        expect({ path, status: res.status, signedOut: res.text.includes('You have signed out') }).toEqual({
+          path,
+          status: 200,
+          signedOut: true,
+        });
+        continue;
+      }
       if (pattern.startsWith('/console')) {
         expect({ method, path, refused: [400, 401, 403, 404].includes(res.status) }).toEqual({ method, path, refused: true });
         continue;

@@ -10,7 +10,7 @@ import { validBooking } from '../support/bookings';
 import { createChecklist, createJob, START } from '../support/job-requests';
 import { expectProblem } from '../support/problem';
 import { waitUntil } from '../support/wait';
-import { createProperty, uniq } from '../support/properties';
+import { createProperty, uniq, validProperty } from '../support/properties';
 import { createSubscription } from '../support/webhooks-api';
 
 /**
@@ -20,6 +20,8 @@ import { createSubscription } from '../support/webhooks-api';
 
 const TOOLS = [
   'find_properties',
+  'create_property',
+  'update_property',
   'get_property',
   'list_bookings',
   'get_booking',
@@ -137,6 +139,24 @@ describe('MCP server (/v1/mcp)', () => {
     const query = (doc.paths['/v1/bookings'].get!.parameters as Array<{ in?: string; name: string }>).filter((p) => p.in === 'query');
     expect(Object.keys(byName.get('list_bookings')!.inputSchema.properties!).sort()).toEqual(query.map((p) => p.name).sort());
     expect(byName.get('get_booking')!.inputSchema).toMatchObject({ required: ['bookingId'], additionalProperties: false });
+
+    // One source: each tool's description is its route's summary and description, then what only the tool adds.
+    for (const tool of tools) {
+      const [, method, path] = /\(REST: (GET|POST|PATCH) (\S+)\)$/.exec(tool.description!)!;
+      const operation = (doc.paths[path] as Record<string, { summary: string; description: string }>)[method.toLowerCase()];
+      expect({ tool: tool.name, starts: tool.description!.startsWith(`${operation.summary}. ${operation.description}`) }).toEqual({
+        tool: tool.name,
+        starts: true,
+      });
+    }
+    expect(byName.get('create_property')!.description).toContain('Pass an idempotencyKey');
+    expect(byName.get('list_bookings')!.description).toContain("pass the answer's nextCursor as cursor");
+    expect(byName.get('list_recent_events')!.description).toContain("pass the answer's nextCursor as after");
+    expect(byName.get('update_property')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    const propertyDto = doc.components!.schemas!.CreatePropertyDto as { properties: object };
+    expect(Object.keys(byName.get('create_property')!.inputSchema.properties!).sort()).toEqual(
+      [...Object.keys(propertyDto.properties), 'idempotencyKey'].sort(),
+    );
   });
 
   it('serves /llms.txt for assistants that read documentation, and the pages it lists', async () => {
@@ -182,6 +202,45 @@ describe('MCP server (/v1/mcp)', () => {
     expect(listed.data.map((b: any) => b.bookingId)).toEqual([booking.bookingId]);
     expect((await ok(client, 'list_bookings', { ...window, status: 3 })).data).toEqual([]);
     expect(await ok(client, 'get_booking', { bookingId: booking.bookingId })).toEqual(booking);
+  });
+
+  it('writes: creates a property under an idempotency key shared with REST, and updates it', async () => {
+    const body = validProperty();
+    const key = `mcp-property-${uniq()}`;
+    const created = await ok(client, 'create_property', { ...body, idempotencyKey: key });
+    expect(created).toMatchObject({ sourceId: body.sourceId, name: body.name });
+    expect((await api.get(`/v1/properties/${created.propertyId}`).expect(200)).body).toEqual(created);
+
+    // The same key and arguments, by MCP or by REST: the first answer again, one property; other arguments: refused.
+    expect(await ok(client, 'create_property', { ...body, idempotencyKey: key })).toEqual(created);
+    const replayed = await api.post('/v1/properties').set('Idempotency-Key', key).send(body).expect(201);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toEqual(created);
+    expect((await problem(client, 'create_property', { ...body, name: 'Another name', idempotencyKey: key })).code).toBe(
+      'idempotencyKeyReused',
+    );
+    expect((await ok(client, 'find_properties', { sourceId: body.sourceId })).data).toEqual([created]);
+    // A REST create first: its key replays through MCP too.
+    const restBody = validProperty();
+    const restKey = `rest-property-${uniq()}`;
+    const rest = (await api.post('/v1/properties').set('Idempotency-Key', restKey).send(restBody).expect(201)).body;
+    expect(await ok(client, 'create_property', { ...restBody, idempotencyKey: restKey })).toEqual(rest);
+
+    const updated = await ok(client, 'update_property', {
+      propertyId: created.propertyId,
+      name: 'Harbour loft, renamed',
+      tags: ['sea-view'],
+    });
+    expect(updated).toMatchObject({ propertyId: created.propertyId, name: 'Harbour loft, renamed', tags: ['sea-view'] });
+    expect((await api.get(`/v1/properties/${created.propertyId}`).expect(200)).body).toEqual(updated);
+    expect(await problem(client, 'update_property', { propertyId: created.propertyId, beds: 'many' })).toMatchObject({
+      code: 'validationFailed',
+      errors: [{ pointer: '#/beds' }],
+      instance: '/v1/mcp/tools/update_property',
+    });
+    const theirs = await createProperty(otherApi);
+    expect((await problem(client, 'update_property', { propertyId: theirs.propertyId, name: 'Not mine' })).status).toBe(404);
+    expect((await otherApi.get(`/v1/properties/${theirs.propertyId}`).expect(200)).body.name).toBe(theirs.name);
   });
 
   it('writes: creates a booking under an idempotency key shared with REST, changes its dates and cancels it', async () => {
@@ -342,13 +401,36 @@ describe('MCP server (/v1/mcp)', () => {
     expect(dates).toMatchObject({ status: 400, code: 'validationFailed', detail: expect.stringContaining('startDate') });
     expect(dates.errors.map((e: any) => e.pointer)).toEqual(['#/startDate']);
     expect((await problem(client, 'list_bookings', { dateFrom: '2030-01-01T00:00:00Z' })).errors).toEqual([
-      { pointer: '#/dateTo', detail: 'dateTo is required' },
+      { pointer: '#/dateTo', detail: '"dateTo": is required' },
     ]);
-    expect((await problem(client, 'get_booking', {})).errors).toEqual([{ pointer: '#/bookingId', detail: 'bookingId is required' }]);
+    expect((await problem(client, 'get_booking', {})).errors).toEqual([{ pointer: '#/bookingId', detail: '"bookingId": is required' }]);
     expect((await problem(client, 'create_booking', { ...validBooking(property.propertyId), idempotencyKey: 'not valid' })).code).toBe(
       'invalidIdempotencyKey',
     );
     expect((await problem(client, 'webhooks_health', { verbose: true })).code).toBe('objectStrict');
+
+    // Said of the tool's arguments, not of a request's query or body, with the tool as the problem's instance.
+    const limit = await problem(client, 'find_properties', { limit: 'ten' });
+    expect(limit).toMatchObject({
+      status: 400,
+      code: 'validationFailed',
+      detail: 'Invalid arguments: "limit": must be an integer',
+      errors: [{ pointer: '#/limit', detail: '"limit": must be an integer' }],
+      instance: '/v1/mcp/tools/find_properties',
+    });
+    const unknown = await problem(client, 'list_bookings', { dateFrom: '2030-01-01T00:00:00Z', dateTo: '2030-02-01T00:00:00Z', bogus: 1 });
+    expect(unknown).toMatchObject({
+      code: 'objectStrict',
+      detail: 'Unknown argument: "bogus"',
+      errors: [{ pointer: '#/bogus', detail: 'Unknown argument "bogus" is not allowed' }],
+      instance: '/v1/mcp/tools/list_bookings',
+    });
+    expect(JSON.stringify([limit, unknown])).not.toMatch(/query parameter|request body/);
+    expect(await problem(client, 'get_booking', { bookingId: 'bk_00000000000000000000000000' })).toMatchObject({
+      status: 404,
+      code: 'notFound',
+      instance: '/v1/mcp/tools/get_booking',
+    });
     // An unknown tool is a protocol error, not a tool result.
     await expect(client.callTool({ name: 'drop_database', arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
@@ -407,6 +489,17 @@ describe('MCP server (/v1/mcp)', () => {
     expectProblem(get, 405, 'methodNotAllowed', '/v1/mcp');
     expect(get.headers.allow).toBe('POST');
     expectProblem(await t.http.delete('/v1/mcp').set('authorization', `Bearer ${account.apiKey}`), 405, 'methodNotAllowed');
+    // With no key too (they need none), and both are operations of the document, answering 405 only.
+    expect((await t.http.get('/v1/mcp').expect(405)).headers.allow).toBe('POST');
+    const doc = (await t.http.get('/v1/openapi.json').expect(200)).body as OpenAPIObject;
+    for (const method of ['get', 'delete'] as const) {
+      const operation = doc.paths['/v1/mcp'][method]!;
+      expect({ method, responses: Object.keys(operation.responses), security: operation.security }).toEqual({
+        method,
+        responses: ['405'],
+        security: [],
+      });
+    }
     const auth = { authorization: `Bearer ${account.apiKey}` };
     expectProblem(await rawPost(t, auth, { jsonrpc: '1.0', id: 1, method: 'tools/list' }), 400, 'validationFailed');
     expectProblem(await rawPost(t, auth, [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }]), 400, 'validationFailed');

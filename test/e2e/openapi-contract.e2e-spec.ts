@@ -65,7 +65,8 @@ describe('OpenAPI contract: every documented example request gets the documented
     const op = operations.get(key);
     if (!op) throw new Error(`${key} is not in the document`);
     if (op.key === 'GET /v1/jobRequests/{jobRequestId}/comments/{commentId}/picture') await examples.createCommentWithPicture();
-    const success = Object.keys(op.spec.responses).find((status) => status.startsWith('2'))!;
+    // A route that only refuses (GET and DELETE /v1/mcp: 405) documents that problem as its one answer.
+    const success = Object.keys(op.spec.responses).find((status) => status.startsWith('2')) ?? Object.keys(op.spec.responses)[0];
     const res = await examples.send(op);
     if (res.status < 300) examples.record(op, res);
     expectDocumented(op, res, success);

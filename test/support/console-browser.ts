@@ -59,3 +59,22 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
+
+/**
+ * The axe scans of a test file's pages, by name: `scan(name)` fails on any serious or critical violation,
+ * and `expectEveryPageScanned()` (the file's last test) fails when a page of `pages` was never scanned.
+ */
+export function axeScans<Name extends string>(pages: readonly Name[], page: () => Page) {
+  const scanned = new Map<Name, string[]>();
+  return {
+    async scan(name: Name): Promise<void> {
+      const violations = await seriousViolations(page());
+      scanned.set(name, violations);
+      expect({ page: name, violations }).toEqual({ page: name, violations: [] });
+    },
+    expectEveryPageScanned(): void {
+      expect([...scanned.keys()].sort()).toEqual([...pages].sort());
+      expect([...scanned.values()].flat()).toEqual([]);
+    },
+  };
+}

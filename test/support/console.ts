@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { ConsoleSessionsService } from '../../src/modules/console/console-sessions.service';
 import { TestApp } from './app';
@@ -20,7 +21,7 @@ export function tokenOf(url: string): string {
 
 /** The value of a hidden (or any) input named `name` in a page. */
 export function inputValue(html: string, name: string): string | undefined {
-  return new RegExp(`name="${name}"[^>]*? value="([^"]*)"`).exec(html)?.[1];
+  return new RegExp(`name="${name}"[^>]*?\\svalue="([^"]*)"`).exec(html)?.[1];
 }
 
 /** `name=value` of the Set-Cookie naming `name`, and the whole header. */
@@ -30,12 +31,30 @@ export function setCookie(res: request.Response, name: string): { pair: string; 
   return header ? { pair: header.split(';')[0], header } : undefined;
 }
 
+/**
+ * The hidden fields of the page's form that posts to `action` (the session's CSRF token and the form's
+ * one-post token), as a browser sends them with what was typed.
+ */
+export function formFields(html: string, action: string): Record<string, string> {
+  const escaped = action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const form = new RegExp(`<form[^>]*action="${escaped}"[^>]*>([\\s\\S]*?)</form>`).exec(html);
+  if (!form) throw new Error(`no form posting to ${action} on the page`);
+  return Object.fromEntries(
+    [...form[1].matchAll(/<input\s+type="hidden"\s+name="([^"]+)"\s+value="([^"]*)"/g)].map((m) => [m[1], m[2]] as [string, string]),
+  );
+}
+
 export interface ConsoleClient {
   cookie: string;
   csrf: string;
   get(path: string): request.Test;
-  /** A form post carrying the session's CSRF token (unless `csrf` says otherwise). */
+  /**
+   * A form post carrying the session's CSRF token (unless `csrf` says otherwise) and a fresh one-post form
+   * token, as a freshly loaded page's form does (unless `form` has its own `_form`).
+   */
   post(path: string, form?: Record<string, string>, csrf?: string | null): request.Test;
+  /** The hidden fields of the form posting to `action` on the page at `pagePath` (read it, as a browser does). */
+  formOn(pagePath: string, action: string): Promise<Record<string, string>>;
 }
 
 /** Opens the link's page and posts its form, as the page's script does: the sign-in. */
@@ -60,7 +79,8 @@ export function consoleClient(t: TestApp, cookie: string, csrf: string): Console
         .post(path)
         .set('Cookie', cookie)
         .type('form')
-        .send({ ...form, ...(token === null ? {} : { _csrf: token }) }),
+        .send({ _form: randomBytes(16).toString('base64url'), ...form, ...(token === null ? {} : { _csrf: token }) }),
+    formOn: async (pagePath, action) => formFields((await request(server).get(pagePath).set('Cookie', cookie).expect(200)).text, action),
   };
 }
 

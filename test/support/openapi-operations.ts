@@ -1,5 +1,6 @@
-import { DynamicModule, RequestMethod, Type } from '@nestjs/common';
-import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '../../src/platform/http/route-metadata';
+import { DynamicModule, Type } from '@nestjs/common';
+import { MODULE_METADATA } from '../../src/platform/http/route-metadata';
+import { declaredRoutes as controllerRoutes } from '../../src/platform/openapi/route-keys';
 
 /** @nestjs/swagger's metadata keys (its constants are not exported). */
 const EXCLUDE_CONTROLLER = 'swagger/apiExcludeController';
@@ -31,19 +32,7 @@ export function declaredRoutes(roots: ModuleRef[]): string[] {
 
 function addRoutes(controller: Type, routes: Set<string>): void {
   if (Reflect.getMetadata(EXCLUDE_CONTROLLER, controller)?.[0]) return;
-  const base = paths(Reflect.getMetadata(PATH_METADATA, controller));
-  const proto = controller.prototype as Record<string, unknown>;
-  for (const name of Object.getOwnPropertyNames(proto)) {
-    const handler = proto[name];
-    if (name === 'constructor' || typeof handler !== 'function') continue;
-    const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-    if (method === undefined || Reflect.getMetadata(EXCLUDE_ENDPOINT, handler)?.disable) continue;
-    for (const prefix of base)
-      for (const path of paths(Reflect.getMetadata(PATH_METADATA, handler))) {
-        const full = `/${[prefix, path].join('/')}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
-        routes.add(`${RequestMethod[method]} ${full.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);
-      }
+  for (const { route, handler } of controllerRoutes(controller)) {
+    if (!Reflect.getMetadata(EXCLUDE_ENDPOINT, handler)?.disable) routes.add(route);
   }
 }
-
-const paths = (value: string | string[] | undefined): string[] => (Array.isArray(value) ? value : [value ?? '']);

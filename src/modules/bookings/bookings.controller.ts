@@ -33,7 +33,7 @@ export class BookingsController {
   @RouteDoc({
     summary: 'List bookings overlapping a window',
     description:
-      'Every booking arriving before dateTo and leaving after dateFrom, cancelled ones included unless filtered by status; by startDate.',
+      'Every booking arriving before dateTo and leaving after dateFrom (ISO 8601 date-times with a zone), cancelled ones included unless filtered by status (1 created, 2 dates changed, 3 cancelled); optionally of one property; by startDate.',
     response: page(BOOKING_SHAPE, 'A page of bookings.'),
     example: { query: { dateFrom: '2030-07-01T00:00:00Z', dateTo: '2030-08-01T00:00:00Z', propertyId: EXAMPLE.propertyId } },
   })
@@ -42,7 +42,11 @@ export class BookingsController {
     return this.bookings.list(ctx.accountId, query);
   }
 
-  @RouteDoc({ summary: 'Get a booking', response: ok(BOOKING_SHAPE, 'The booking.') })
+  @RouteDoc({
+    summary: 'Get a booking',
+    description: 'One booking by its bookingId, cancelled ones included.',
+    response: ok(BOOKING_SHAPE, 'The booking.'),
+  })
   @Get(':bookingId')
   get(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string) {
     return this.bookings.get(ctx.accountId, bookingId);
@@ -50,6 +54,8 @@ export class BookingsController {
 
   @RouteDoc({
     summary: 'Update a booking',
+    description:
+      'Any of title, numberOfGuests, guestDetails, tags and otherAttributes (null clears an optional one); the dates change through …/dates. Emits booking.update when something changed.',
     response: ok(BOOKING_SHAPE, 'The updated booking.'),
     problems: [409],
     example: { body: { numberOfGuests: 3, title: 'Family stay' } },
@@ -73,7 +79,7 @@ export class BookingsController {
 
   @RouteDoc({
     summary: 'Cancel a booking',
-    description: 'Status 3; stays in lists unless filtered by status. Its turnover reminder is removed.',
+    description: 'Status 3; stays in lists unless filtered by status. Its turnover reminder is removed. Cancelling again changes nothing.',
     response: ok(BOOKING_SHAPE, 'The cancelled booking.'),
     problems: [409],
   })
@@ -82,7 +88,11 @@ export class BookingsController {
     return this.bookings.cancel(ctx, bookingId);
   }
 
-  @RouteDoc({ summary: 'Delete a booking', response: none() })
+  @RouteDoc({
+    summary: 'Delete a booking',
+    description: 'Removes the booking and its automatic turnover reminder; emits booking.delete. Cancelling keeps it listed instead.',
+    response: none(),
+  })
   @Delete(':bookingId')
   async delete(@Ctx() ctx: RequestContext, @Param('bookingId') bookingId: string): Promise<void> {
     await this.bookings.delete(ctx, bookingId);

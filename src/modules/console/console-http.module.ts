@@ -3,6 +3,7 @@ import { AuthModule } from '../auth/auth.module';
 import { EventsModule } from '../events/events.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ConsoleAssets } from './console-assets';
+import { ConsoleDeliveriesController } from './console-deliveries.controller';
 import { ConsoleErrorFilter } from './console-error.filter';
 import { ConsolePagesController } from './console-pages.controller';
 import { ConsoleSessionGuard } from './console-session.guard';
@@ -18,7 +19,7 @@ import { ConsoleModule } from './console.module';
  */
 @Module({
   imports: [ConsoleModule, AuthModule, WebhooksModule, EventsModule],
-  controllers: [ConsoleSignInController, ConsolePagesController, ConsoleWebhooksController],
+  controllers: [ConsoleSignInController, ConsolePagesController, ConsoleWebhooksController, ConsoleDeliveriesController],
   providers: [ConsoleAssets, ConsoleSessionGuard, ConsoleErrorFilter],
 })
 export class ConsoleHttpModule implements NestModule {

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../platform/http/public.decorator';
@@ -6,11 +6,12 @@ import { EVENT_NAMES } from '../events/event-catalogue';
 import { EventsService } from '../events/events.service';
 import { WebhookSubscriptionsService } from '../webhooks/subscriptions/webhook-subscriptions.service';
 import { ConsoleErrorFilter } from './console-error.filter';
+import { ConsoleFormsService } from './console-forms.service';
 import { ConsoleKeysService } from './console-keys.service';
-import { Caller, ConsoleCaller, ConsoleRequest, ConsoleSessionGuard, RequiresApiAccess } from './console-session.guard';
+import { Caller, ConsoleCaller, ConsoleSessionGuard, RequiresApiAccess } from './console-session.guard';
 import { sendPage } from './console-response';
 import { eventsPage } from './views/events.view';
-import { keyCreatedPage, keysPage, revokeConfirmPage } from './views/keys.view';
+import { keyCreatedPage, keyShownPage, keysPage, revokeConfirmPage } from './views/keys.view';
 import { Notice } from './views/layout';
 import { overviewPage } from './views/overview.view';
 
@@ -29,6 +30,7 @@ const KEY_NOTICES: Record<string, Notice> = {
 export class ConsolePagesController {
   constructor(
     private readonly keys: ConsoleKeysService,
+    private readonly forms: ConsoleFormsService,
     private readonly subscriptions: WebhookSubscriptionsService,
     private readonly events: EventsService,
   ) {}
@@ -56,11 +58,23 @@ export class ConsolePagesController {
     sendPage(res, 200, keysPage(caller.frame, data, done === undefined ? undefined : KEY_NOTICES[done]));
   }
 
-  /** Creates a Platform key and shows it, once, on this response (never stored, never redirected to). */
+  /** Creates a Platform key (once per form) and sends the browser to the page that shows it once. */
   @Post('keys')
-  async createKey(@Caller() caller: ConsoleCaller, @Req() req: ConsoleRequest, @Res() res: Response): Promise<void> {
-    const created = await this.keys.create(caller.session, req.body?.label);
-    sendPage(res, 201, keyCreatedPage(caller.frame, created));
+  async createKey(@Caller() caller: ConsoleCaller, @Res() res: Response): Promise<void> {
+    const location = await this.forms.once(caller.session, caller.formToken, async () => {
+      const created = await this.keys.create(caller.session, caller.field('label'));
+      const note = await this.forms.keepNote(caller.session, 'apiKey', created.apiKeyId, created);
+      return `/console/keys/created/${note}`;
+    });
+    res.redirect(303, location);
+  }
+
+  /** The new key, once: its note is deleted as this page shows it, so a reload shows it no more (410). */
+  @Get('keys/created/:noteId')
+  async keyCreated(@Caller() caller: ConsoleCaller, @Param('noteId') noteId: string, @Res() res: Response): Promise<void> {
+    const created = await this.forms.takeNote(caller.session, noteId, 'apiKey');
+    if (created) sendPage(res, 200, keyCreatedPage(caller.frame, created));
+    else sendPage(res, 410, keyShownPage(caller.frame));
   }
 
   @Get('keys/:apiKeyId/revoke')
@@ -72,8 +86,11 @@ export class ConsolePagesController {
 
   @Post('keys/:apiKeyId/revoke')
   async revoke(@Caller() caller: ConsoleCaller, @Param('apiKeyId') apiKeyId: string, @Res() res: Response): Promise<void> {
-    await this.keys.revoke(caller.session, apiKeyId);
-    res.redirect(303, '/console/keys?done=revoked');
+    const location = await this.forms.once(caller.session, caller.formToken, async () => {
+      await this.keys.revoke(caller.session, apiKeyId);
+      return '/console/keys?done=revoked';
+    });
+    res.redirect(303, location);
   }
 
   @Get('events')

@@ -20,6 +20,8 @@ export interface ConsoleCaller {
   requestId: string;
   /** A text field of the posted form (urlencoded); anything else (absent, repeated) is undefined. */
   field(name: string): string | undefined;
+  /** The posted form's one-post token (`_form`, see ConsoleFormsService.once). */
+  formToken: string | undefined;
   /** A query parameter given once; anything else (absent, repeated, nested) is undefined. */
   query(name: string): string | undefined;
 }
@@ -64,6 +66,7 @@ export class ConsoleSessionGuard implements CanActivate {
       session,
       requestId: req.id,
       field: (name) => textOf(req.body?.[name]),
+      formToken: textOf(req.body?._form),
       query: (name) => textOf(req.query[name]),
       frame: {
         csrfToken: session.csrfToken,

@@ -61,11 +61,18 @@ export class ConsoleSignInController {
     res.redirect(303, '/console');
   }
 
+  /** Ends the session and sends the browser to a page saying so (a reload of that page posts nothing). */
   @Post('signout')
   @UseGuards(ConsoleSessionGuard)
   async signOut(@Caller() caller: ConsoleCaller, @Res() res: Response): Promise<void> {
     await this.sessions.signOut(caller.session.id);
     res.append('Set-Cookie', consoleCookie(SESSION_COOKIE, '', { secure: this.secure, maxAgeSeconds: 0 }));
+    res.redirect(303, '/console/signedout');
+  }
+
+  /** Outside the session (it has ended): says so whoever opens it. */
+  @Get('signedout')
+  signedOut(@Res() res: Response): void {
     sendPage(res, 200, signedOutPage(this.assets.urls, 'signedOut'));
   }
 

@@ -26,3 +26,21 @@ export class ApiAccessPausedError extends DomainError {
     );
   }
 }
+
+/** A state-changing form without its one-post token: an old page (or a hand-made post); nothing was done. */
+export class FormTokenError extends DomainError {
+  constructor() {
+    super('invalid', 'formTokenMissing', 'This form is out of date, so nothing was done. Reload the page and send it again.');
+  }
+}
+
+/** The same form was posted again while its first post is still being done: that one counts. */
+export class FormStillRunningError extends DomainError {
+  constructor() {
+    super(
+      'conflict',
+      'formStillRunning',
+      'This form was already sent and is still being processed, so it was not sent again. Open the page again in a moment to see the result.',
+    );
+  }
+}

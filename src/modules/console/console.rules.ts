@@ -10,6 +10,10 @@ export const CONSOLE_LIMITS = {
   /** ... and in any case this long after sign-in. */
   absoluteHours: 12,
   keyLabelMax: 100,
+  /** How long a shown-once value (a new key, a signing secret) waits for its page. */
+  noteMinutes: 10,
+  /** How long a repeated post of a form waits for its first post's result before saying it is still running. */
+  repeatWaitMs: 5_000,
 } as const;
 
 export const SESSION_COOKIE = 'pop_console';
@@ -26,6 +30,18 @@ export function newToken(prefix = ''): string {
 
 export function newLinkToken(): string {
   return newToken(LINK_PREFIX);
+}
+
+/**
+ * A form's one-post token (and a shown-once note's id): 128 random bits, base64url. Not a secret: a post
+ * also carries the session's CSRF token; this one only makes a repeated post of the same form do nothing.
+ */
+export function newFormToken(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+export function isFormToken(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Za-z0-9_-]{22}$/.test(value);
 }
 
 /** Tokens carry 256 bits, so SHA-256 is enough: only hashes are stored. */

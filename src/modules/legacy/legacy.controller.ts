@@ -63,6 +63,7 @@ export class LegacyController {
 
   @RouteDoc({
     summary: "The account's legacy webhook (deprecated)",
+    description: 'Its url, whether it is enabled (with disabledReason while not) and its retries; 404 when the account has none.',
     response: ok(LEGACY_WEBHOOK_SHAPE, 'The legacy webhook.'),
     problems: [404, 410],
   })

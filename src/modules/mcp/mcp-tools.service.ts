@@ -24,15 +24,17 @@ import {
   annotationsOf,
   effectOf,
   IDEMPOTENCY_KEY_ARGUMENT,
-  inputPlace,
   refuseUnknownArguments,
   routeIds,
   splitArguments,
   ToolAnnotations,
-  ToolResult,
+  toolDescription,
   toolError,
+  toolInstance,
+  ToolResult,
   toolResult,
 } from './mcp.rules';
+import { RouteDocs } from '../../platform/openapi/route-docs';
 
 /** A tool as tools/list shows it (MCP's Tool). */
 export interface ToolDescriptor {
@@ -44,7 +46,7 @@ export interface ToolDescriptor {
   annotations: ToolAnnotations & { title: string };
 }
 
-/** Where tool errors say they happened (the problem's `instance`): the one MCP endpoint. */
+/** The one MCP endpoint (a tool's error names the tool under it: toolInstance). */
 export const MCP_PATH = '/v1/mcp';
 
 const ID_SCHEMA = (name: string): JsonSchema => ({
@@ -56,15 +58,15 @@ const ID_SCHEMA = (name: string): JsonSchema => ({
 const IDEMPOTENCY_KEY_SCHEMA: JsonSchema = {
   type: 'string',
   pattern: '^[\\x21-\\x7e]{1,255}$',
-  description:
-    'Optional. The same key as a REST Idempotency-Key: a retry with the same key and arguments within 24 hours returns the first answer instead of creating again.',
+  description: "Optional: the REST route's Idempotency-Key (see the tool's description).",
 };
 
 /**
- * The MCP tools, transport-free: what tools/list shows (schemas built once, from the DTOs and read shapes
- * the OpenAPI document uses) and how tools/call runs one: the route's validation, its service call with the
- * caller's context, a create under its Idempotency-Key, and every failure as a tool error carrying the
- * problem document the REST route would answer with.
+ * The MCP tools, transport-free: what tools/list shows (descriptions from the routes' @RouteDoc, schemas
+ * built once from the DTOs and read shapes the OpenAPI document uses) and how tools/call runs one: the
+ * route's validation (its messages naming the tool's arguments), its service call with the caller's
+ * context, a create under its Idempotency-Key, and every failure as a tool error carrying the problem
+ * document the REST route would answer with, its `instance` naming the tool.
  */
 @Injectable()
 export class McpToolsService {
@@ -83,6 +85,7 @@ export class McpToolsService {
     events: EventsService,
     webhooks: WebhookSubscriptionsService,
     private readonly idempotency: IdempotencyStore,
+    private readonly routeDocs: RouteDocs,
     databaseOutages: DatabaseOutages,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -105,7 +108,7 @@ export class McpToolsService {
     if (!spec) throw new Error(`no tool ${name}`);
     try {
       const { ids, idempotencyKey, rest } = splitArguments(args, routeIds(spec.route), spec.idempotent === true);
-      const input = spec.input ? await validateStrictly(spec.input, rest, inputPlace(spec.route)) : (refuseUnknownArguments(rest), {});
+      const input = spec.input ? await validateStrictly(spec.input, rest, 'arguments') : (refuseUnknownArguments(rest), {});
       if (idempotencyKey === undefined) return toolResult((await spec.run(ctx, ids, input)) as Record<string, unknown>);
       return toolResult(
         (await this.runIdempotently(ctx, spec, idempotencyKey, rest, (claimed) => spec.run(claimed, ids, input))) as Record<
@@ -114,13 +117,14 @@ export class McpToolsService {
         >,
       );
     } catch (error) {
-      const rendered = this.renderer.render(error, { method: 'POST', path: MCP_PATH });
+      const instance = toolInstance(MCP_PATH, name);
+      const rendered = this.renderer.render(error, { method: 'POST', path: instance });
       const retryAfter = rendered.headers?.['Retry-After'];
       return toolError(
         buildProblem(this.config.errorsBaseUrl, {
           ...rendered,
           extras: { ...rendered.extras, ...(retryAfter ? { retryAfterSeconds: Number(retryAfter) } : {}) },
-          instance: MCP_PATH,
+          instance,
           requestId: ctx.requestId,
         }),
       );
@@ -160,10 +164,16 @@ export class McpToolsService {
       const ids = Object.fromEntries(routeIds(spec.route).map((name) => [name, ID_SCHEMA(name)]));
       const extra = spec.idempotent ? { [IDEMPOTENCY_KEY_ARGUMENT]: IDEMPOTENCY_KEY_SCHEMA } : undefined;
       const output = 'page' in spec.output ? pageSchema(spec.output.page, components) : spec.output.schema;
+      const cursor = 'page' in spec.output ? ['cursor', 'after'].find((name) => name in ((dto?.properties as object) ?? {})) : undefined;
       return {
         name: spec.name,
         title: spec.title,
-        description: `${spec.description} (REST: ${spec.route})`,
+        description: toolDescription(this.routeDocs.of(spec.route), {
+          route: spec.route,
+          also: spec.also,
+          cursor,
+          idempotent: spec.idempotent === true,
+        }),
         inputSchema: selfContained(inputSchema({ ids, dto, extra }), components) as ToolDescriptor['inputSchema'],
         outputSchema: selfContained(output, components) as ToolDescriptor['outputSchema'],
         annotations: { title: spec.title, ...annotationsOf(effectOf(spec.route), spec.reachesPeople) },

@@ -21,6 +21,8 @@ import { JOB_REQUEST_SHAPE } from '../job-requests/job-request.response';
 import { ListPropertiesQueryDto } from '../properties/dto/list-properties.dto';
 import type { PropertiesService } from '../properties/properties.service';
 import { PROPERTY_SHAPE } from '../properties/property.response';
+import { CreatePropertyDto } from '../properties/dto/create-property.dto';
+import { UpdatePropertyDto } from '../properties/dto/update-property.dto';
 import type { WebhookSubscriptionsService } from '../webhooks/subscriptions/webhook-subscriptions.service';
 import { PROPERTY_WITH_CHECKLISTS_SHAPE, WebhooksHealthResponse, WEBHOOKS_HEALTH_SHAPE } from './mcp.response';
 
@@ -29,13 +31,14 @@ type Dto<T extends object> = new () => T;
 /**
  * One MCP tool: the REST operation it is (the same service call, DTO validation and problems; a create
  * also shares its Idempotency-Key records) and its output (the route's read shape). What the route says
- * is not repeated: its path ids are the tool's id arguments, its method says where the DTO's fields go
- * and what the tool may change (mcp.rules.ts: routeIds, inputPlace, effectOf).
+ * is not repeated: its description is the route's @RouteDoc, its path ids are the tool's id arguments, its
+ * method says what the tool may change (mcp.rules.ts: toolDescription, routeIds, effectOf).
  */
 export interface ToolSpec<T extends object = object> {
   name: string;
   title: string;
-  description: string;
+  /** What the tool does beyond its route (a tool that also reads a second route), said after the route's description. */
+  also?: string;
   /** `POST /v1/bookings`: the route whose service the tool calls, and (creates) the Idempotency-Key fingerprint's method and path. */
   route: string;
   /** It notifies someone outside the account (the job's cleaners): MCP's openWorldHint. */
@@ -64,27 +67,39 @@ export interface ToolServices {
 /** How many of a subscription's newest deliveries webhooks_health looks through for failures. */
 export const HEALTH_DELIVERIES = 20;
 
-const WINDOW =
-  "dateFrom and dateTo are ISO 8601 date-times with a zone; page with cursor (the previous answer's nextCursor) while hasMore.";
-
 /** The tools, one row each: a host's assistant's day (spec "API and AI assistants"); docs/assistants.md lists them. */
 export function toolTable(s: ToolServices): ToolSpec[] {
   return [
     tool({
       name: 'find_properties',
       title: 'Find properties',
-      description:
-        "Lists the account's properties, optionally those whose name contains `name` (any case) or whose sourceId (your own id) is `sourceId`. Paged: pass nextCursor as cursor while hasMore.",
       route: 'GET /v1/properties',
       input: ListPropertiesQueryDto,
       output: { page: PROPERTY_SHAPE },
       run: (ctx, _ids, q) => s.properties.list(ctx.accountId, q.cursor, q.limit, { name: q.name, sourceId: q.sourceId }),
     }),
     tool({
+      name: 'create_property',
+      title: 'Create a property',
+      route: 'POST /v1/properties',
+      input: CreatePropertyDto,
+      idempotent: true,
+      output: PROPERTY_SHAPE,
+      run: (ctx, _ids, dto) => s.properties.create(ctx, dto),
+    }),
+    tool({
+      name: 'update_property',
+      title: 'Update a property',
+      route: 'PATCH /v1/properties/{propertyId}',
+      input: UpdatePropertyDto,
+      output: PROPERTY_SHAPE,
+      run: (ctx, { propertyId }, dto) => s.properties.update(ctx, propertyId, dto),
+    }),
+    tool({
       name: 'get_property',
       title: 'Get a property and its checklists',
-      description: 'One property (address, beds, settings, pictures) with every checklist of it, each with its task ids.',
       route: 'GET /v1/properties/{propertyId}',
+      also: 'With every checklist of the property (GET /v1/properties/{propertyId}/checklists), enabled or not, each with its task ids.',
       output: PROPERTY_WITH_CHECKLISTS_SHAPE,
       run: async (ctx, { propertyId }) => {
         const property = await s.properties.get(ctx.accountId, propertyId);
@@ -95,7 +110,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
     tool({
       name: 'list_bookings',
       title: 'List bookings in a window',
-      description: `Bookings overlapping the window (arriving before dateTo, leaving after dateFrom), optionally of one property and one status (1 created, 2 dates changed, 3 cancelled). ${WINDOW}`,
       route: 'GET /v1/bookings',
       input: ListBookingsQueryDto,
       output: { page: BOOKING_SHAPE },
@@ -104,7 +118,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
     tool({
       name: 'get_booking',
       title: 'Get a booking',
-      description: 'One booking by its bookingId.',
       route: 'GET /v1/bookings/{bookingId}',
       output: BOOKING_SHAPE,
       run: (ctx, { bookingId }) => s.bookings.get(ctx.accountId, bookingId),
@@ -112,8 +125,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
     tool({
       name: 'create_booking',
       title: 'Create a booking',
-      description:
-        'Creates a booking on a property (propertyId or sourcePropertyId); a turnover reminder follows at check-out unless the property disables it. A sourceBookingId already used is refused (conflict, with existingId). Pass an idempotencyKey to make a retry safe.',
       route: 'POST /v1/bookings',
       input: CreateBookingDto,
       idempotent: true,
@@ -123,7 +134,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
     tool({
       name: 'change_booking_dates',
       title: "Change a booking's dates",
-      description: 'Moves a booking to new startDate and endDate (its reminders move with it). Refused for a cancelled booking.',
       route: 'PATCH /v1/bookings/{bookingId}/dates',
       input: ChangeBookingDatesDto,
       output: BOOKING_SHAPE,
@@ -132,7 +142,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
     tool({
       name: 'cancel_booking',
       title: 'Cancel a booking',
-      description: 'Cancels a booking (status 3). It stays listed as cancelled; a second cancel is refused.',
       route: 'POST /v1/bookings/{bookingId}/cancel',
       output: BOOKING_SHAPE,
       run: (ctx, { bookingId }) => s.bookings.cancel(ctx, bookingId),
@@ -140,7 +149,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
     tool({
       name: 'list_job_requests',
       title: 'List job requests in a window',
-      description: `Cleaning and maintenance jobs whose scheduled start is in the window, optionally of one status: 1 sent and still needing a cleaner (none has accepted), 2 accepted, 3 cancelled by you, 4 declined by every invited cleaner (also still needing one), 5 in progress, 7 finished, 8 cancelled by the cleaner, 9 changes waiting for the cleaner. ${WINDOW}`,
       route: 'GET /v1/jobRequests',
       input: ListJobRequestsQueryDto,
       output: { page: JOB_REQUEST_SHAPE },
@@ -149,7 +157,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
     tool({
       name: 'get_job_request',
       title: 'Get a job request',
-      description: 'One job request with its status, cleaner, tasks and checklist snapshot.',
       route: 'GET /v1/jobRequests/{jobRequestId}',
       output: JOB_REQUEST_SHAPE,
       run: (ctx, { jobRequestId }) => s.jobs.get(ctx.accountId, jobRequestId),
@@ -157,8 +164,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
     tool({
       name: 'create_job_request',
       title: 'Create a job request',
-      description:
-        'Offers a job (a cleaning after a booking, a repair) on a property to service providers, who are notified. Pass an idempotencyKey to make a retry safe.',
       route: 'POST /v1/jobRequests',
       reachesPeople: true,
       input: CreateJobRequestDto,
@@ -169,7 +174,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
     tool({
       name: 'cancel_job_request',
       title: 'Cancel a job request',
-      description: 'Cancels a job (status 3); its cleaner is told. Refused once the job is finished or already cancelled.',
       route: 'POST /v1/jobRequests/{jobRequestId}/cancel',
       reachesPeople: true,
       output: JOB_REQUEST_SHAPE,
@@ -178,7 +182,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
     tool({
       name: 'read_job_chat',
       title: "Read a job's chat",
-      description: "The job's chat with its cleaner, oldest first; updatedAfter and offset page through it.",
       route: 'GET /v1/jobRequests/{jobRequestId}/comments',
       input: ListCommentsQueryDto,
       output: { page: COMMENT_SHAPE },
@@ -187,7 +190,7 @@ export function toolTable(s: ToolServices): ToolSpec[] {
     tool({
       name: 'post_job_chat',
       title: "Write in a job's chat",
-      description: "Posts a message to the job's chat; the cleaner sees it. Images can be sent through the REST route only.",
+      also: 'Text only here: an image goes through the REST route.',
       route: 'POST /v1/jobRequests/{jobRequestId}/comments',
       reachesPeople: true,
       input: CreateCommentDto,
@@ -197,8 +200,6 @@ export function toolTable(s: ToolServices): ToolSpec[] {
     tool({
       name: 'list_recent_events',
       title: 'List recent events',
-      description:
-        "The account's event feed (what changed: bookings, jobs, chat, properties…), oldest first; pass the previous page's nextCursor as after to go on.",
       route: 'GET /v1/events',
       input: ListEventsQueryDto,
       output: { page: EVENT_SHAPE },
@@ -207,7 +208,7 @@ export function toolTable(s: ToolServices): ToolSpec[] {
     tool({
       name: 'webhooks_health',
       title: "Webhooks' health",
-      description: `Every webhook subscription: enabled or disabled (with disabledReason), and its failing deliveries (failed for good, or failed and waiting for a retry) among its ${HEALTH_DELIVERIES} newest.`,
+      also: `With each subscription's failing deliveries (failed for good, or failed and waiting for a retry) among its ${HEALTH_DELIVERIES} newest.`,
       route: 'GET /v1/webhooks',
       output: WEBHOOKS_HEALTH_SHAPE,
       run: async (ctx): Promise<WebhooksHealthResponse> => ({ subscriptions: await s.webhooks.health(ctx.accountId, HEALTH_DELIVERIES) }),

@@ -1,5 +1,15 @@
 import { ValidationError } from '../../platform/errors/domain-error';
-import { annotationsOf, effectOf, inputPlace, routeIds, splitArguments, toolError, toolResult } from './mcp.rules';
+import {
+  annotationsOf,
+  effectOf,
+  refuseUnknownArguments,
+  routeIds,
+  splitArguments,
+  toolDescription,
+  toolError,
+  toolInstance,
+  toolResult,
+} from './mcp.rules';
 
 describe('MCP rules', () => {
   it('derives the annotations from what a tool may change', () => {
@@ -14,14 +24,9 @@ describe('MCP rules', () => {
     expect(annotationsOf('cancel')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
   });
 
-  it("reads a tool's id arguments, input place and effect from its route", () => {
+  it("reads a tool's id arguments and effect from its route", () => {
     expect(routeIds('GET /v1/bookings')).toEqual([]);
     expect(routeIds('GET /v1/jobRequests/{jobRequestId}/comments/{commentId}')).toEqual(['jobRequestId', 'commentId']);
-    expect([inputPlace('GET /v1/bookings'), inputPlace('POST /v1/bookings'), inputPlace('PATCH /v1/bookings/{bookingId}/dates')]).toEqual([
-      'query',
-      'body',
-      'body',
-    ]);
     expect(effectOf('GET /v1/webhooks')).toBe('read');
     expect(effectOf('POST /v1/jobRequests/{jobRequestId}/comments')).toBe('create');
     expect(effectOf('PATCH /v1/bookings/{bookingId}/dates')).toBe('change');
@@ -52,7 +57,7 @@ describe('MCP rules', () => {
     };
     expect(refusal(() => splitArguments({}, ['bookingId'], false))).toEqual({
       code: 'validationFailed',
-      errors: [{ pointer: '#/bookingId', detail: 'bookingId is required' }],
+      errors: [{ pointer: '#/bookingId', detail: '"bookingId": is required' }],
     });
     expect(refusal(() => splitArguments({ bookingId: 7 }, ['bookingId'], false)).errors[0].pointer).toBe('#/bookingId');
     expect(refusal(() => splitArguments({ idempotencyKey: 'with space' }, [], true))).toMatchObject({
@@ -60,6 +65,23 @@ describe('MCP rules', () => {
       errors: [{ pointer: '#/idempotencyKey' }],
     });
     expect(refusal(() => splitArguments([], [], false)).code).toBe('validationFailed');
+    expect(refusal(() => refuseUnknownArguments({ verbose: true }))).toEqual({
+      code: 'objectStrict',
+      errors: [{ pointer: '#/verbose', detail: 'Unknown argument "verbose" is not allowed' }],
+    });
+  });
+
+  it("describes a tool with its route's documentation, then only what the tool adds, and names the tool in its errors", () => {
+    const doc = { summary: 'List bookings overlapping a window', description: 'By startDate.' };
+    expect(toolDescription(doc, { route: 'GET /v1/bookings', cursor: 'cursor', idempotent: false })).toBe(
+      "List bookings overlapping a window. By startDate. Paged: pass the answer's nextCursor as cursor while hasMore. (REST: GET /v1/bookings)",
+    );
+    const create = toolDescription({ summary: 'Create a booking' }, { route: 'POST /v1/bookings', also: 'Also this.', idempotent: true });
+    expect(create).toMatch(/^Create a booking\. Also this\. Pass an idempotencyKey to make a retry safe: .*\(REST: POST \/v1\/bookings\)$/);
+    expect(toolDescription({ summary: 'Ends with a dot.' }, { route: 'GET /x', idempotent: false })).toBe(
+      'Ends with a dot. (REST: GET /x)',
+    );
+    expect(toolInstance('/v1/mcp', 'list_bookings')).toBe('/v1/mcp/tools/list_bookings');
   });
 
   it('answers a value as structuredContent and text, a problem as a tool error', () => {

@@ -32,11 +32,6 @@ export function routeIds(route: string): string[] {
   return [...route.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
 }
 
-/** Where a route reads its DTO, so where a tool's other arguments go: a GET's query, any other method's body. */
-export function inputPlace(route: string): 'query' | 'body' {
-  return route.startsWith('GET ') ? 'query' : 'body';
-}
-
 /** What a tool may change, from its route's method: GET reads, PATCH changes, a POST to …/cancel cancels, another POST creates. */
 export function effectOf(route: string): ToolEffect {
   const [method, path] = route.split(' ');
@@ -71,9 +66,9 @@ export function splitArguments(args: unknown, idNames: readonly string[], takesI
   for (const name of idNames) {
     const value = rest[name];
     delete rest[name];
-    if (value === undefined) issues.push({ pointer: jsonPointer([name]), detail: `${name} is required` });
+    if (value === undefined) issues.push({ pointer: jsonPointer([name]), detail: `"${name}": is required` });
     else if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ID_LENGTH)
-      issues.push({ pointer: jsonPointer([name]), detail: `${name} must be a string of 1-${MAX_ID_LENGTH} characters` });
+      issues.push({ pointer: jsonPointer([name]), detail: `"${name}": must be a string of 1-${MAX_ID_LENGTH} characters` });
     else ids[name] = value;
   }
   if (issues.length > 0) throw new ValidationError(`Invalid arguments: ${issues.map((i) => i.detail).join('; ')}`, issues);
@@ -83,7 +78,7 @@ export function splitArguments(args: unknown, idNames: readonly string[], takesI
     const key = rest[IDEMPOTENCY_KEY_ARGUMENT];
     delete rest[IDEMPOTENCY_KEY_ARGUMENT];
     if (typeof key !== 'string' || !isValidIdempotencyKey(key)) {
-      const detail = 'idempotencyKey must be 1-255 visible ASCII characters';
+      const detail = `"${IDEMPOTENCY_KEY_ARGUMENT}": must be 1-255 visible ASCII characters`;
       throw new ValidationError(detail, [{ pointer: jsonPointer([IDEMPOTENCY_KEY_ARGUMENT]), detail }], 'invalidIdempotencyKey');
     }
     idempotencyKey = key;
@@ -97,9 +92,45 @@ export function refuseUnknownArguments(rest: Record<string, unknown>): void {
   if (names.length > 0)
     throw toValidationError(
       [],
-      'body',
+      'arguments',
       names.map((name) => [name]),
     );
+}
+
+/** Where a tool's failure happened, as its problem's `instance`: the tool, under the one MCP endpoint. */
+export function toolInstance(endpoint: string, toolName: string): string {
+  return `${endpoint}/tools/${toolName}`;
+}
+
+/** What a tool's description adds to its route's documentation: each part MCP-specific, said in one place. */
+export interface ToolExtras {
+  route: string;
+  /** What the tool does beyond the route (ToolSpec.also). */
+  also?: string;
+  /** The list query's cursor parameter (`cursor`, `after`): the tool pages with the answer's nextCursor. */
+  cursor?: string;
+  /** It takes idempotencyKey (a create with the route's Idempotency-Key). */
+  idempotent: boolean;
+}
+
+/**
+ * A tool's description: its route's @RouteDoc summary and description (the REST reference's words), then
+ * what only the tool needs said: what it adds, how it pages, its idempotencyKey, and the route it is.
+ */
+export function toolDescription(doc: { summary: string; description?: string }, extras: ToolExtras): string {
+  const summary = /[.!?]$/.test(doc.summary) ? doc.summary : `${doc.summary}.`;
+  return [
+    summary,
+    doc.description,
+    extras.also,
+    extras.cursor ? `Paged: pass the answer's nextCursor as ${extras.cursor} while hasMore.` : undefined,
+    extras.idempotent
+      ? 'Pass an idempotencyKey to make a retry safe: the same key and arguments within 24 hours return the first answer instead of creating again (the REST route shares its Idempotency-Key records).'
+      : undefined,
+    `(REST: ${extras.route})`,
+  ]
+    .filter((part): part is string => !!part)
+    .join(' ');
 }
 
 export interface ToolResult {

@@ -29,7 +29,8 @@ export class PropertiesController {
 
   @RouteDoc({
     summary: 'List properties',
-    description: 'Ordered by propertyId (creation order).',
+    description:
+      'Ordered by propertyId (creation order). Extension: name keeps the properties whose name contains it (any case), sourceId the one with that sourceId (your own id).',
     response: page(PROPERTY_SHAPE, 'A page of properties.'),
     example: { query: { limit: 20 } },
   })
@@ -38,7 +39,11 @@ export class PropertiesController {
     return this.properties.list(ctx.accountId, query.cursor, query.limit, { name: query.name, sourceId: query.sourceId });
   }
 
-  @RouteDoc({ summary: 'Get a property', response: ok(PROPERTY_SHAPE, 'The property.') })
+  @RouteDoc({
+    summary: 'Get a property',
+    description: 'One property of the account (address, beds, settings, pictures) by its propertyId; another account’s is a 404.',
+    response: ok(PROPERTY_SHAPE, 'The property.'),
+  })
   @Get(':propertyId')
   get(@Ctx() ctx: RequestContext, @Param('propertyId') propertyId: string) {
     return this.properties.get(ctx.accountId, propertyId);

@@ -26,7 +26,11 @@ export class PropertyPicturesController {
     return this.pictures.create(ctx, dto);
   }
 
-  @RouteDoc({ summary: 'Delete a picture', response: none() })
+  @RouteDoc({
+    summary: 'Delete a picture',
+    description: 'Removes the picture and the stored copy of its image; emits propertyPicture.delete.',
+    response: none(),
+  })
   @Delete(':pictureId')
   async delete(@Ctx() ctx: RequestContext, @Param('pictureId') pictureId: string): Promise<void> {
     await this.pictures.delete(ctx, pictureId);
@@ -37,7 +41,12 @@ export class PropertyPicturesController {
    * (spec 5.1) and scoped to the caller's account. A picture's bytes never change, so
    * the caller may cache it forever, but only privately: it is authenticated content.
    */
-  @RouteDoc({ summary: "The picture's stored image", response: image() })
+  @RouteDoc({
+    summary: "The picture's stored image",
+    description:
+      'The bytes of the stored copy (the url a picture lists), with their content type. They never change: cache them, privately (they need the key).',
+    response: image(),
+  })
   @Get(':pictureId/content')
   async content(
     @Ctx() ctx: RequestContext,

@@ -14,6 +14,8 @@ export class RemindersController {
 
   @RouteDoc({
     summary: 'Create a reminder',
+    description:
+      'A reminder on a property (propertyId or sourcePropertyId) for a date; at that date the worker emits reminder.due. Emits reminder.create.',
     response: ok(REMINDER_SHAPE, 'The created reminder.'),
     problems: [404],
     example: { body: EXAMPLE.reminderBody },
@@ -25,6 +27,8 @@ export class RemindersController {
 
   @RouteDoc({
     summary: 'List reminders in a window',
+    description:
+      "The account's reminders dated between dateFrom and dateTo (ISO 8601 date-times with a zone), the bookings' automatic turnover reminders included; by date, ties by id.",
     response: page(REMINDER_SHAPE, 'A page of reminders, by date.'),
     example: { query: { dateFrom: '2030-07-01T00:00:00Z', dateTo: '2030-08-01T00:00:00Z' } },
   })
@@ -33,13 +37,21 @@ export class RemindersController {
     return this.reminders.list(ctx.accountId, query);
   }
 
-  @RouteDoc({ summary: 'Get a reminder', response: ok(REMINDER_SHAPE, 'The reminder.') })
+  @RouteDoc({
+    summary: 'Get a reminder',
+    description: 'One reminder by its reminderId, with firedAt once its date came.',
+    response: ok(REMINDER_SHAPE, 'The reminder.'),
+  })
   @Get(':reminderId')
   get(@Ctx() ctx: RequestContext, @Param('reminderId') reminderId: string) {
     return this.reminders.get(ctx.accountId, reminderId);
   }
 
-  @RouteDoc({ summary: 'Delete a reminder', response: none() })
+  @RouteDoc({
+    summary: 'Delete a reminder',
+    description: 'Removes the reminder (it will not come due); emits reminder.delete.',
+    response: none(),
+  })
   @Delete(':reminderId')
   async delete(@Ctx() ctx: RequestContext, @Param('reminderId') reminderId: string): Promise<void> {
     await this.reminders.delete(ctx, reminderId);

@@ -1,5 +1,6 @@
 import { columns, SelectedRow } from '../../platform/database/columns';
 import { DeliveryStatus } from './webhook-delivery.entity';
+import type { EnvelopeSource } from './webhook-envelope.rules';
 
 /** A delivery with its subscription, as one attempt needs them. */
 export interface DeliveryRow {
@@ -36,16 +37,6 @@ export interface DeliverySubscription {
   dark: boolean;
   /** Attempts started per second at most, across workers (pacing, an extension); null (or absent): unpaced. */
   rateLimitPerSecond?: number | null;
-}
-
-/** What an envelope is built from (spec 6.1's fields but notifiedAt): an event row, or a test delivery's stored synthetic payload. */
-export interface EnvelopeSource {
-  clientRequestId: string;
-  apiRequestId: string;
-  targetAccountId: string;
-  createdAt: string;
-  eventName: string;
-  results: unknown[];
 }
 
 /** A claimed attempt: the delivery with its subscription, and what its envelope is built from (loaded with the claim). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, LessThan, Repository } from 'typeorm';
-import { DeliveryAttempt, WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 
 /** The columns PATCH may change, plus what enabling resets. */
@@ -19,6 +19,12 @@ export interface SubscriptionChanges {
   publicKey?: string | null;
 }
 
+/** The delivery log's filters (an extension of spec 4.8's log). */
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  eventName?: string;
+}
+
 /** The UNIQUE (account_id, url) constraint: one subscription per URL within an account. */
 export const URL_UNIQUE_CONSTRAINT = 'webhook_subscriptions_account_id_url_key';
 
@@ -27,6 +33,7 @@ export const URL_UNIQUE_CONSTRAINT = 'webhook_subscriptions_account_id_url_key';
  * worker's upkeep of stored secrets, and the operational events' reads (dark mark, last failures). Writes to webhook_deliveries (test deliveries too) live in
  * WebhookDeliveriesRepository. Secrets are stored sealed (SecretBox); this file never sees them open.
  */
+
 @Injectable()
 export class WebhookSubscriptionsRepository {
   constructor(
@@ -128,10 +135,25 @@ export class WebhookSubscriptionsRepository {
     return this.deliveries.findOne({ where: { accountId, subscriptionId, id: deliveryId } });
   }
 
-  /** Newest first, keyset on id (index webhook_deliveries_log_idx): ids sort by creation. */
-  listDeliveries(accountId: string, subscriptionId: string, beforeId: string | undefined, take: number): Promise<WebhookDeliveryEntity[]> {
+  /**
+   * Newest first, keyset on id (index webhook_deliveries_log_idx): ids sort by creation. The filters are
+   * checked on the rows the index walks (no index of their own: the log is read a page at a time).
+   */
+  listDeliveries(
+    accountId: string,
+    subscriptionId: string,
+    beforeId: string | undefined,
+    take: number,
+    filter: DeliveryFilter = {},
+  ): Promise<WebhookDeliveryEntity[]> {
     return this.deliveries.find({
-      where: { accountId, subscriptionId, ...(beforeId ? { id: LessThan(beforeId) } : {}) },
+      where: {
+        accountId,
+        subscriptionId,
+        ...(beforeId ? { id: LessThan(beforeId) } : {}),
+        ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.eventName ? { eventName: filter.eventName } : {}),
+      },
       order: { id: 'DESC' },
       take,
     });

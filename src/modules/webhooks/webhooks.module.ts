@@ -8,6 +8,7 @@ import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 import { WebhookSubscriptionsService } from './subscriptions/webhook-subscriptions.service';
 import { LegacyWebhookService } from './subscriptions/legacy-webhook.service';
+import { WebhookDeliveryRequestsService } from './subscriptions/webhook-delivery-requests.service';
 import { EventsModule } from '../events/events.module';
 import { WebhookReplaysService } from './replay/webhook-replays.service';
 import { WebhookReplaysRepository } from './webhook-replays.repository';
@@ -24,8 +25,9 @@ import { WebhookReplaySelector } from './replay/webhook-replay-selector';
     WebhookReplaysRepository,
     WebhookReplaySelector,
     LegacyWebhookService,
+    WebhookDeliveryRequestsService,
   ],
-  // The legacy module's webhook routes (PUT/GET/DELETE /legacy/webhook, its deliveries).
-  exports: [WebhookSubscriptionsService, WebhookReplaysService, LegacyWebhookService],
+  // The legacy module's webhook routes (PUT/GET/DELETE /legacy/webhook, its deliveries); the console's delivery page.
+  exports: [WebhookSubscriptionsService, WebhookReplaysService, LegacyWebhookService, WebhookDeliveryRequestsService],
 })
 export class WebhooksModule {}

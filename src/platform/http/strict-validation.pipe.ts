@@ -2,7 +2,7 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { NotFoundError, ValidationError } from '../errors/domain-error';
-import { droppedKeyPaths, nestedShapeIssues, toValidationError } from './validation-issues';
+import { droppedKeyPaths, nestedShapeIssues, toValidationError, ValuesPlace } from './validation-issues';
 
 const PRIMITIVES = new Set<unknown>([String, Number, Boolean, Array, Object]);
 
@@ -32,10 +32,11 @@ export class StrictValidationPipe implements PipeTransform {
 
 /**
  * The API's validation of a body or query object, for the pipe and for anything else that must apply
- * a route's DTO exactly as the route does (the legacy batch worker): strict, no implicit conversion,
- * defaults exposed; throws the ValidationError the route would answer with.
+ * a route's DTO exactly as the route does (the legacy batch worker, the console's forms, the MCP tools):
+ * strict, no implicit conversion, defaults exposed; throws the ValidationError the route would answer
+ * with, its messages naming the values as `where` has them (a tool's arguments for MCP).
  */
-export async function validateStrictly<T extends object>(metatype: new () => T, input: object, where: 'body' | 'query'): Promise<T> {
+export async function validateStrictly<T extends object>(metatype: new () => T, input: object, where: ValuesPlace): Promise<T> {
   const instance = plainToInstance(metatype, input, { enableImplicitConversion: false, exposeDefaultValues: true }) as T;
   const errors = await validate(instance, {
     whitelist: true,

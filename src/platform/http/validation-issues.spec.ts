@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsDefined, IsInt, IsObject, IsOptional, Matches, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { ValidationError } from '../errors/domain-error';
-import { StrictValidationPipe } from './strict-validation.pipe';
+import { StrictValidationPipe, validateStrictly } from './strict-validation.pipe';
 import { displayPath, droppedKeyPaths, jsonPointer } from './validation-issues';
 
 class TaskDto {
@@ -178,6 +178,31 @@ describe('StrictValidationPipe with nested DTOs', () => {
       { pointer: '#/foo', detail: 'Unknown query parameter foo is not allowed' },
       { pointer: '#/bar', detail: 'Unknown query parameter bar is not allowed' },
     ]);
+  });
+
+  it("speaks of a tool's arguments, quoted before their messages, for MCP", async () => {
+    const refusal = (metatype: new () => object, input: object) =>
+      validateStrictly(metatype, input, 'arguments').then(
+        () => {
+          throw new Error('expected a ValidationError');
+        },
+        (error: ValidationError) => error,
+      );
+    const unknown = await refusal(QueryDto, { after: 'x', bogus: 1 });
+    expect(unknown).toMatchObject({ code: 'objectStrict', message: 'Unknown argument: "bogus"' });
+    expect(unknown.extras.errors).toEqual([{ pointer: '#/bogus', detail: 'Unknown argument "bogus" is not allowed' }]);
+
+    const invalid = await refusal(ChecklistDto, { name: 5, taskGroups: [{ name: 'x', tasks: [{ label: 'ab' }] }] });
+    expect(invalid.code).toBe('validationFailed');
+    expect(invalid.extras.errors).toEqual([
+      { pointer: '#/name', detail: '"name": must be a string' },
+      { pointer: '#/taskGroups/0/tasks/0/label', detail: '"taskGroups[0].tasks[0].label": must be longer than or equal to 3 characters' },
+    ]);
+    expect(invalid.message).toBe(
+      'Invalid arguments: "name": must be a string; "taskGroups[0].tasks[0].label": must be longer than or equal to 3 characters',
+    );
+    const missing = await refusal(ChecklistDto, { taskGroups: [] });
+    expect(missing.extras.errors).toEqual([{ pointer: '#/name', detail: '"name": is required' }]);
   });
 
   it('leaves params, primitives and untyped arguments alone', async () => {

@@ -36,8 +36,27 @@ const TYPE_CHECKS: ReadonlySet<string> = new Set([
   ValidationTypes.NESTED_VALIDATION,
 ]);
 
+/**
+ * Where the validated values came from, which names them in the messages: a request's body fields or
+ * query parameters (`limit must be an integer`), or a tool's arguments (MCP: `"limit": must be an integer`).
+ */
+export type ValuesPlace = 'body' | 'query' | 'arguments';
+
+/** A field's message as the place names it: an argument quoted before a colon, a field or parameter as the subject. */
+function phrased(where: ValuesPlace, at: string, message: string): string {
+  if (where !== 'arguments') return message;
+  if (message.startsWith(`${at} `)) return `"${at}": ${message.slice(at.length + 1)}`;
+  const each = `each value in ${at} `;
+  if (message.startsWith(each)) return `"${at}": each value ${message.slice(each.length)}`;
+  return `"${at}": ${message}`;
+}
+
 /** One clear message per failing field, naming it by its full path. */
-function messagesFor(error: ClassValidatorError, constraints: Record<string, string>, path: PathSegment[]): string[] {
+function messagesFor(error: ClassValidatorError, constraints: Record<string, string>, path: PathSegment[], where: ValuesPlace): string[] {
+  return fieldMessages(error, constraints, path).map((message) => phrased(where, displayPath(path), message));
+}
+
+function fieldMessages(error: ClassValidatorError, constraints: Record<string, string>, path: PathSegment[]): string[] {
   const at = displayPath(path);
   const entries = Object.entries(constraints);
   const typeFailures = entries.filter(([name]) => TYPE_CHECKS.has(name));
@@ -58,7 +77,13 @@ function typeFailed(constraints: Record<string, string>): boolean {
   return Object.keys(constraints).some((name) => name !== ValidationTypes.NESTED_VALIDATION && TYPE_CHECKS.has(name));
 }
 
-function collect(errors: ClassValidatorError[], parentPath: PathSegment[], parentIsArray: boolean, out: LeafIssue[]): void {
+function collect(
+  errors: ClassValidatorError[],
+  parentPath: PathSegment[],
+  parentIsArray: boolean,
+  out: LeafIssue[],
+  where: ValuesPlace,
+): void {
   for (const error of errors) {
     const segment = parentIsArray && /^\d+$/.test(error.property) ? Number(error.property) : error.property;
     const path = [...parentPath, segment];
@@ -66,10 +91,10 @@ function collect(errors: ClassValidatorError[], parentPath: PathSegment[], paren
     if (constraints.whitelistValidation) {
       out.push({ path, unknownField: true, messages: [] });
     } else if (Object.keys(constraints).length > 0) {
-      out.push({ path, unknownField: false, messages: [...new Set(messagesFor(error, constraints, path))] });
+      out.push({ path, unknownField: false, messages: [...new Set(messagesFor(error, constraints, path, where))] });
       if (typeFailed(constraints)) continue;
     }
-    if (error.children?.length) collect(error.children, path, Array.isArray(error.value), out);
+    if (error.children?.length) collect(error.children, path, Array.isArray(error.value), out, where);
   }
 }
 
@@ -134,38 +159,44 @@ export function nestedShapeIssues(dto: object, path: PathSegment[] = [], out: Sh
  */
 export function toValidationError(
   errors: ClassValidatorError[],
-  where: 'body' | 'query',
+  where: ValuesPlace,
   droppedKeys: PathSegment[][] = [],
   shapeIssues: ShapeIssue[] = [],
 ): ValidationError {
   const collected: LeafIssue[] = [];
-  collect(errors, [], false, collected);
+  collect(errors, [], false, collected, where);
   // A list where one object goes: its items' complaints ("location[0] must be an object") and the
   // generic "must be an object" add nothing to the shape issue that names it.
   const isUnder = (path: PathSegment[], prefix: PathSegment[]) => prefix.every((seg, i) => seg === path[i]);
   const leaves = collected.filter((leaf) => leaf.unknownField || !shapeIssues.some((issue) => isUnder(leaf.path, issue.path)));
-  for (const issue of shapeIssues) leaves.push({ path: issue.path, unknownField: false, messages: [issue.message] });
+  for (const issue of shapeIssues)
+    leaves.push({ path: issue.path, unknownField: false, messages: [phrased(where, displayPath(issue.path), issue.message)] });
   // A dropped key inside a field already reported as unknown adds nothing.
   const reported = leaves.filter((l) => l.unknownField).map((l) => l.path);
   for (const path of droppedKeys) {
     if (!reported.some((prefix) => prefix.every((seg, i) => seg === path[i]))) leaves.push({ path, unknownField: true, messages: [] });
   }
-  const noun = where === 'query' ? 'query parameter' : 'field';
+  const words = WORDS[where];
+  // An argument is quoted, as its messages quote it.
+  const named = (path: PathSegment[]) => (where === 'arguments' ? `"${displayPath(path)}"` : displayPath(path));
 
   const unknown = leaves.filter((l) => l.unknownField);
   if (unknown.length > 0) {
-    const names = unknown.map((l) => displayPath(l.path));
+    const names = unknown.map((l) => named(l.path));
     const issues: FieldIssue[] = unknown.map((l) => ({
       pointer: jsonPointer(l.path),
-      detail: `Unknown ${noun} ${displayPath(l.path)} is not allowed`,
+      detail: `Unknown ${words.noun} ${named(l.path)} is not allowed`,
     }));
-    const label = names.length === 1 ? `Unknown ${noun}` : `Unknown ${noun}s`;
+    const label = names.length === 1 ? `Unknown ${words.noun}` : `Unknown ${words.noun}s`;
     return new ValidationError(`${label}: ${names.join(', ')}`, issues, 'objectStrict');
   }
 
   const issues: FieldIssue[] = leaves.map((l) => ({ pointer: jsonPointer(l.path), detail: l.messages.join('; ') }));
-  return new ValidationError(
-    `Invalid ${where === 'query' ? 'query parameters' : 'request body'}: ${issues.map((i) => i.detail).join('; ')}`,
-    issues,
-  );
+  return new ValidationError(`Invalid ${words.whole}: ${issues.map((i) => i.detail).join('; ')}`, issues);
 }
+
+const WORDS: Record<ValuesPlace, { noun: string; whole: string }> = {
+  body: { noun: 'field', whole: 'request body' },
+  query: { noun: 'query parameter', whole: 'query parameters' },
+  arguments: { noun: 'argument', whole: 'arguments' },
+};

@@ -18,7 +18,9 @@ export type ResponseDoc =
   | { shape: ReadShape; page?: boolean; description: string }
   | { none: true; description: string }
   | { binary: string; description: string }
-  | { json: true; description: string };
+  | { json: true; description: string }
+  /** A route that only ever refuses (an MCP method the endpoint does not serve): its one answer is this problem. */
+  | { refused: number; description: string };
 
 export interface ExampleRequest {
   /** Path ids whose example is not the EXAMPLE_IDS placeholder of their name. */
@@ -58,5 +60,7 @@ export const ok = <T>(shape: ReadShape<T>, description: string): ResponseDoc => 
 export const page = <T>(shape: ReadShape<T>, description: string): ResponseDoc => ({ shape, page: true, description });
 /** A stored image's bytes (platform/http/stored-image.ts). */
 export const image = (): ResponseDoc => ({ binary: 'image/*', description: 'The image bytes, with their content type.' });
+/** Always this problem status (405 for a method the resource does not serve): the route has no success answer. */
+export const refused = (status: number, description: string): ResponseDoc => ({ refused: status, description });
 /** No body: the route answers 204 (RouteDoc sets it). */
 export const none = (description = 'Done; no body.'): ResponseDoc => ({ none: true, description });

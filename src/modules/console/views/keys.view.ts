@@ -1,38 +1,40 @@
 import type { KeySummary } from '../../auth/accounts.service';
 import type { AuditEntry } from '../console-audit.repository';
+import type { NoteValues } from '../console-forms.service';
 import { CONSOLE_LIMITS } from '../console.rules';
-import { html, Html, scrollTable, when } from './html';
-import { csrf, Frame, Notice, page } from './layout';
+import { copyBox, html, Html, id, Renderable, stackedTable, when } from './html';
+import { formTokens, Frame, Notice, page } from './layout';
 
 const AUDIT_WORDS: Record<AuditEntry['action'], string> = { 'key.created': 'Key created', 'key.revoked': 'Key revoked' };
 
-function auditRow(entry: AuditEntry): Html {
-  return html`<tr>
-    <td>${when(entry.at)}</td>
-    <td>${AUDIT_WORDS[entry.action]}</td>
-    <td><code>${entry.apiKeyId}</code> ${entry.label ?? ''}</td>
-    <td><code>${entry.sessionId}</code></td>
-  </tr>`;
+/** Each kind of key in words, as its badge says it: a new kind of key must be named here (the typecheck says so). */
+const KIND_WORDS: Record<KeySummary['kind'], { badge: string; title: string }> = {
+  platform: { badge: 'Platform', title: 'Calls the Platform API' },
+  legacy: { badge: 'Legacy', title: 'Calls the Platform API and the legacy API' },
+};
+
+const KEY_COLUMNS = ['Label', 'Key id', 'Ends with', 'Created', 'Last used', 'Kind', 'Status'] as const;
+
+function auditRow(entry: AuditEntry): Renderable[] {
+  return [when(entry.at), AUDIT_WORDS[entry.action], html`${id(entry.apiKeyId)} ${entry.label ?? ''}`, id(entry.sessionId)];
 }
 
-function keyRow(key: KeySummary): Html {
-  return html`<tr>
-    <td>${key.label ?? html`<span class="muted">(no label)</span>`}</td>
-    <td><code>${key.apiKeyId}</code></td>
-    <td>${key.lastFour ? html`<code>…${key.lastFour}</code>` : html`<span class="muted">unknown</span>`}</td>
-    <td>${when(key.createdAt)}</td>
-    <td>${when(key.lastUsedAt)}</td>
-    <td>${key.kind === 'legacy' ? 'Legacy (Platform and legacy API)' : 'Platform'}</td>
-    <td>
-      ${
-        key.revokedAt
-          ? html`Revoked ${when(key.revokedAt)}`
-          : html`<a class="button danger" href="/console/keys/${key.apiKeyId}/revoke"
-              >Revoke<span class="visually-hidden"> ${key.label ?? key.apiKeyId}</span></a
-            >`
-      }
-    </td>
-  </tr>`;
+function keyRow(key: KeySummary): Renderable[] {
+  const kind = KIND_WORDS[key.kind];
+  return [
+    key.label ?? html`<span class="muted">(no label)</span>`,
+    id(key.apiKeyId),
+    key.lastFour ? html`<code>…${key.lastFour}</code>` : html`<span class="muted">unknown</span>`,
+    when(key.createdAt),
+    when(key.lastUsedAt),
+    html`<span class="badge">${kind.badge}</span> <span class="muted">${kind.title}</span>`,
+    key.revokedAt
+      ? html`<span class="state off"><span aria-hidden="true">✕</span> Revoked</span> ${when(key.revokedAt)}`
+      : html`<span class="state ok"><span aria-hidden="true">●</span> Active</span>
+          <a class="button danger" href="/console/keys/${key.apiKeyId}/revoke"
+            >Revoke<span class="visually-hidden"> ${key.label ?? key.apiKeyId}</span></a
+          >`,
+  ];
 }
 
 export interface KeysPage {
@@ -57,7 +59,7 @@ export function keysPage(frame: Frame, data: KeysPage, flash?: Notice): Html {
         ${
           frame.apiAccess
             ? html`<form method="post" action="/console/keys" class="stack">
-                ${csrf(frame)}
+                ${formTokens(frame)}
                 <label for="label">Label <span class="muted">(what the key is for, e.g. "Channel manager" or "AI assistant")</span></label>
                 <input
                   id="label"
@@ -74,17 +76,13 @@ export function keysPage(frame: Frame, data: KeysPage, flash?: Notice): Html {
       </section>
       <section aria-labelledby="keys">
         <h2 id="keys">Keys</h2>
-        ${
-          data.keys.length
-            ? scrollTable('keys', ['Label', 'Key id', 'Ends with', 'Created', 'Last used', 'Kind', 'Status'], data.keys.map(keyRow))
-            : html`<p>No keys yet.</p>`
-        }
+        ${data.keys.length ? stackedTable('keys', KEY_COLUMNS, data.keys.map(keyRow)) : html`<p>No keys yet.</p>`}
       </section>
       <section aria-labelledby="audit">
         <h2 id="audit">Audit list</h2>
         ${
           data.audit.length
-            ? scrollTable('audit', ['When', 'What', 'Key', 'From session'], data.audit.map(auditRow))
+            ? stackedTable('audit', ['When', 'What', 'Key', 'From session'], data.audit.map(auditRow))
             : html`<p>Key creations and revocations made in the console are listed here.</p>`
         }
       </section>`,
@@ -92,19 +90,31 @@ export function keysPage(frame: Frame, data: KeysPage, flash?: Notice): Html {
   );
 }
 
-/** The one time a key is shown. */
-export function keyCreatedPage(frame: Frame, created: { apiKeyId: string; apiKey: string; label: string }): Html {
+/** The one time a key is shown (from its note: a reload finds it gone, keyShownPage). */
+export function keyCreatedPage(frame: Frame, created: NoteValues['apiKey']): Html {
   return page(
     frame,
     'keys',
     'Key created',
     html`<div class="secret-box">
         <p><strong>Copy this key now: it will not be shown again.</strong> Store it as a secret; it is stored here only as a hash.</p>
-        <p>Label: ${created.label}. Key id: <code>${created.apiKeyId}</code>.</p>
-        <p><label for="secret">API key</label></p>
-        <p><output id="secret" class="secret" data-secret>${created.apiKey}</output></p>
-        <p><button type="button" data-copy="secret">Copy key</button> <span class="muted" data-copy-status role="status"></span></p>
+        <p>Label: ${created.label}. Key id: ${id(created.apiKeyId)}.</p>
+        ${copyBox('secret', 'API key', created.apiKey, { secret: 'apiKey', button: 'Copy key' })}
       </div>
+      <p><a href="/console/keys">Back to the keys</a></p>`,
+  );
+}
+
+/** What the key's page says once the key was shown (a reload, a repeated form): nothing is created again. */
+export function keyShownPage(frame: Frame): Html {
+  return page(
+    frame,
+    'keys',
+    'Key already shown',
+    html`<p>
+        A new key is shown once: this one was shown already, and nothing was created again. It is listed on the keys page by its label and
+        last four characters; if it was not copied, revoke it there and create another.
+      </p>
       <p><a href="/console/keys">Back to the keys</a></p>`,
   );
 }
@@ -118,11 +128,11 @@ export function revokeConfirmPage(frame: Frame, key: KeySummary): Html {
     html`<p>
         Revoking
         <strong>${key.label ?? key.apiKeyId}</strong>
-        (<code>${key.apiKeyId}</code>${key.lastFour ? html`, ending <code>${key.lastFour}</code>` : ''}) is immediate and cannot be undone:
-        the very next request made with it is refused (401).
+        (${id(key.apiKeyId)}${key.lastFour ? html`, ending <code>${key.lastFour}</code>` : ''}) is immediate and cannot be undone: the very
+        next request made with it is refused (401).
       </p>
       <form method="post" action="/console/keys/${key.apiKeyId}/revoke" class="inline">
-        ${csrf(frame)}<button type="submit" class="danger">Revoke key</button>
+        ${formTokens(frame)}<button type="submit" class="danger">Revoke key</button>
       </form>
       <a class="button secondary" href="/console/keys">Cancel</a>`,
   );

@@ -1,3 +1,4 @@
+import { newFormToken } from '../console.rules';
 import { Html, html, Renderable } from './html';
 
 export type Section = 'overview' | 'keys' | 'webhooks' | 'events';
@@ -38,15 +39,20 @@ function document(title: string, assets: Frame['assets'], body: Html): Html {
     </html>`;
 }
 
-/** The hidden CSRF field every state-changing form carries. */
-export function csrf(frame: Pick<Frame, 'csrfToken'>): Html {
-  return html`<input type="hidden" name="_csrf" value="${frame.csrfToken}" />`;
+/**
+ * The hidden fields every state-changing form carries: the session's CSRF token, and a fresh one-post
+ * token (a repeated post of this form does nothing: ConsoleFormsService.once).
+ */
+export function formTokens(frame: Pick<Frame, 'csrfToken'>): Html {
+  const csrf = html`<input type="hidden" name="_csrf" value="${frame.csrfToken}" />`;
+  const once = html`<input type="hidden" name="_form" value="${newFormToken()}" />`;
+  return html`${csrf}${once}`;
 }
 
-/** A one-button form (POST) with the CSRF token: enable, rotate, retry... */
-export function actionButton(frame: Frame, action: string, label: string, fields: Record<string, string> = {}, kind = ''): Html {
+/** A one-button form (POST) with its tokens: enable, rotate, retry... */
+export function actionButton(frame: Frame, action: string, label: Renderable, fields: Record<string, string> = {}, kind = ''): Html {
   return html`<form method="post" action="${action}" class="inline">
-    ${csrf(frame)}${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`)}<button
+    ${formTokens(frame)}${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`)}<button
       type="submit"
       class="${kind}"
     >
@@ -67,14 +73,19 @@ export function notice(n: Notice | undefined): Html {
     : html`<div class="notice ok" role="status">${n.text}</div>`;
 }
 
-/** A signed-in page: skip link, header with the account and navigation, sign-out, the inactive-account notice. */
+/**
+ * A signed-in page: skip link, header with the account and navigation, the session's controls (sign-out;
+ * what concerns the whole session, such as a mode switch, goes beside it), the inactive-account notice.
+ */
 export function page(frame: Frame, section: Section, title: string, content: Renderable, flash?: Notice): Html {
   return document(
     title,
     frame.assets,
     html`<a class="skip" href="#main">Skip to content</a>
       <header class="top">
-        <div class="brand">Account console <span class="muted">${frame.accountName} (${frame.accountId})</span></div>
+        <div class="brand">
+          Account console <span class="muted">${frame.accountName} (<span class="id">${frame.accountId}</span>)</span>
+        </div>
         <nav aria-label="Console">
           <ul>
             ${NAV.map(
@@ -82,9 +93,11 @@ export function page(frame: Frame, section: Section, title: string, content: Ren
             )}
           </ul>
         </nav>
-        <form method="post" action="/console/signout" class="inline">
-          ${csrf(frame)}<button type="submit" class="link">Sign out</button>
-        </form>
+        <div class="session">
+          <form method="post" action="/console/signout" class="inline">
+            ${formTokens(frame)}<button type="submit" class="link">Sign out</button>
+          </form>
+        </div>
       </header>
       <main id="main" tabindex="-1">
         ${

@@ -48,15 +48,16 @@ export function errorPage(
   error: { status: number; title: string; detail: string; errors?: FieldIssue[] },
   back: string | undefined,
 ): Html {
-  const content = html`<p>${error.detail}</p>
-    ${
-      error.errors?.length
-        ? html`<ul>
+  // Said once: the fields at fault, each with its message (the detail joins them), or the detail.
+  const content = html`${
+    error.errors?.length
+      ? html`<p>Not accepted:</p>
+          <ul>
             ${error.errors.map((e) => html`<li>${e.detail}</li>`)}
           </ul>`
-        : ''
-    }
-    ${back ? html`<p><a href="${back}">Back</a></p>` : ''}`;
+      : html`<p>${error.detail}</p>`
+  }
+  ${back ? html`<p><a href="${back}">Back</a></p>` : ''}`;
   const flash: Notice = { kind: 'error', text: `${error.title} (${error.status})` };
   return frame ? page(frame, section, error.title, content, flash) : bare(assets, error.title, html`<div role="alert">${content}</div>`);
 }

@@ -46,7 +46,11 @@ export class CommentsController {
   }
 
   /** The stored image of a comment, at its pictureUrl; behind x-api-key and scoped to the account, like property pictures. */
-  @RouteDoc({ summary: "A chat comment's image", response: image() })
+  @RouteDoc({
+    summary: "A chat comment's image",
+    description: "The image a comment of the job's chat carries, with its content type; a comment without one is a 404.",
+    response: image(),
+  })
   @Get(':commentId/picture')
   async picture(
     @Ctx() ctx: RequestContext,

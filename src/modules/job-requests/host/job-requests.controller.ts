@@ -37,7 +37,8 @@ export class JobRequestsController {
 
   @RouteDoc({
     summary: 'List job requests in a window',
-    description: 'By scheduledStartTime, ties by id. status 1 finds jobs still needing a cleaner.',
+    description:
+      'Jobs whose scheduled start is between dateFrom and dateTo (ISO 8601 date-times with a zone), by scheduledStartTime, ties by id; optionally of one status: 1 sent and still needing a cleaner (none has accepted), 2 accepted, 3 cancelled by you, 4 declined by every invited cleaner (also still needing one), 5 in progress, 7 finished, 8 cancelled by the cleaner, 9 changes waiting for the cleaner.',
     response: page(JOB_REQUEST_SHAPE, 'A page of jobs.'),
     example: { query: { dateFrom: '2030-07-01T00:00:00Z', dateTo: '2030-08-01T00:00:00Z', status: 1 } },
   })
@@ -46,7 +47,11 @@ export class JobRequestsController {
     return this.jobs.list(ctx.accountId, query);
   }
 
-  @RouteDoc({ summary: 'Get a job request', response: ok(JOB_REQUEST_SHAPE, 'The job.') })
+  @RouteDoc({
+    summary: 'Get a job request',
+    description: 'One job request with its status, cleaner, tasks and checklist snapshot.',
+    response: ok(JOB_REQUEST_SHAPE, 'The job.'),
+  })
   @Get(':jobRequestId')
   get(@Ctx() ctx: RequestContext, @Param('jobRequestId') jobRequestId: string) {
     return this.jobs.get(ctx.accountId, jobRequestId);
@@ -79,7 +84,7 @@ export class JobRequestsController {
 
   @RouteDoc({
     summary: 'Cancel a job request',
-    description: 'Only before the job started (1, 2, 9 → 3). Emits jobRequest.canceled.',
+    description: 'Only before the job started (1, 2, 9 → 3); its cleaner is told. Emits jobRequest.canceled.',
     response: ok(JOB_REQUEST_SHAPE, 'The cancelled job.'),
     problems: [409],
   })
@@ -90,6 +95,7 @@ export class JobRequestsController {
 
   @RouteDoc({
     summary: "Set a job's payment status",
+    description: 'Records how the job was paid (status and an optional description); emits jobRequest.paymentStatusChanged.',
     response: ok(PAYMENT_STATUS_SHAPE, 'The payment status.'),
     example: { body: { status: 'successful', description: 'Paid by bank transfer' } },
   })

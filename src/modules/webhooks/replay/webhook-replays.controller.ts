@@ -25,7 +25,12 @@ export class WebhookReplaysController {
     return this.replays.start(ctx.accountId, webhookId, body);
   }
 
-  @RouteDoc({ summary: "A replay's progress (extension)", response: ok(WEBHOOK_REPLAY_SHAPE, 'The replay.') })
+  @RouteDoc({
+    summary: "A replay's progress (extension)",
+    description:
+      'Its status (running, completed, stopped), window and filters, and how many of its deliveries were sent, delivered, failed or skipped.',
+    response: ok(WEBHOOK_REPLAY_SHAPE, 'The replay.'),
+  })
   @Get('replays/:replayId')
   get(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Param('replayId') replayId: string) {
     return this.replays.get(ctx.accountId, webhookId, replayId);

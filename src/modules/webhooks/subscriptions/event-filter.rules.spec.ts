@@ -1,4 +1,11 @@
-import { EVENT_NAME_MAX_LENGTH, isValidEventFilter, isValidEventName, matchesEventFilter, matchesEventFilters } from './event-filter.rules';
+import {
+  EVENT_NAME_MAX_LENGTH,
+  filtersSelectingNothing,
+  isValidEventFilter,
+  isValidEventName,
+  matchesEventFilter,
+  matchesEventFilters,
+} from './event-filter.rules';
 
 describe('event filter rules', () => {
   describe('isValidEventName', () => {
@@ -114,6 +121,22 @@ describe('event filter rules', () => {
 
     it('an empty list matches nothing', () => {
       expect(matchesEventFilters([], 'property.create')).toBe(false);
+    });
+  });
+
+  describe('filtersSelectingNothing', () => {
+    const names = ['property.create', 'booking.create', 'jobRequest.completed'];
+
+    it('names the exact names and prefixes that select none of the names, in the order given', () => {
+      expect(filtersSelectingNothing(['booking.nonsense', 'property.*', 'bookng.*', 'booking.create'], names)).toEqual([
+        'booking.nonsense',
+        'bookng.*',
+      ]);
+    });
+
+    it('keeps nothing that selects a name: *, a prefix of one, an exact one', () => {
+      expect(filtersSelectingNothing(['*', 'jobRequest.*', 'property.create'], names)).toEqual([]);
+      expect(filtersSelectingNothing(['*'], [])).toEqual(['*']);
     });
   });
 });

@@ -39,3 +39,11 @@ export function matchesEventFilter(filter: string, eventName: string): boolean {
 export function matchesEventFilters(filters: readonly string[], eventName: string): boolean {
   return filters.some((filter) => matchesEventFilter(filter, eventName));
 }
+
+/**
+ * The filters that select none of `names` (an exact name not among them, a prefix none starts with): in a
+ * form a person filled in, most likely a typo. `*` selects every name.
+ */
+export function filtersSelectingNothing(filters: readonly string[], names: readonly string[]): string[] {
+  return filters.filter((filter) => !names.some((name) => matchesEventFilter(filter, name)));
+}

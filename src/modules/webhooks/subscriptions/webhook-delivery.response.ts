@@ -84,6 +84,9 @@ const ERROR_CLASSES = everyMember<AttemptErrorClass>({
   network: true,
 });
 
+/** Every status a delivery can have (the log's status filter takes one). */
+export const DELIVERY_STATUSES = everyMember<DeliveryStatus>({ pending: true, delivered: true, failed_permanent: true });
+
 export const WEBHOOK_DELIVERY_SHAPE = readShape<WebhookDeliveryResponse>(
   'WebhookDelivery',
   'A delivery log row (spec 2.8), newest first in the log.',
@@ -91,7 +94,7 @@ export const WEBHOOK_DELIVERY_SHAPE = readShape<WebhookDeliveryResponse>(
     id: id('whd'),
     eventId: described(orNull(str), 'null for test deliveries'),
     eventName: str,
-    status: enumOf(everyMember<DeliveryStatus>({ pending: true, delivered: true, failed_permanent: true })),
+    status: enumOf(DELIVERY_STATUSES),
     test: bool,
     attemptCount: int,
     firstAttemptAt: orNull(dateTime),

@@ -4,7 +4,10 @@ import {
   normaliseWebhookUrl,
   previousSecretExpiry,
   ROTATION_OVERLAP_MS,
+  standardWebhooksSecret,
 } from './webhook-subscription.rules';
+import { Webhook } from 'standardwebhooks';
+import { signPayload } from './webhook-signer.rules';
 
 describe('webhook subscription rules', () => {
   it('mints 32-byte base64url secrets (43 characters, no padding), different every time', () => {
@@ -55,5 +58,17 @@ describe('webhook subscription rules', () => {
       '*',
     ]);
     expect(distinctEventFilters(['a.b'])).toEqual(['a.b']);
+  });
+
+  it('gives the secret as whsec_ + base64 of its bytes, which a Standard Webhooks library verifies v1 signatures with', () => {
+    const secret = newSigningSecret();
+    const whsec = standardWebhooksSecret(secret);
+    expect(whsec).toBe(`whsec_${Buffer.from(secret).toString('base64')}`);
+    const timestamp = Math.floor(Date.now() / 1000);
+    const body = '{"eventName":"property.create"}';
+    const signature = signPayload({ deliveryId: 'whd_1', timestamp, body, secrets: [secret] });
+    const headers = { 'webhook-id': 'whd_1', 'webhook-timestamp': String(timestamp), 'webhook-signature': signature };
+    expect(new Webhook(whsec).verify(body, headers)).toEqual({ eventName: 'property.create' });
+    expect(() => new Webhook(standardWebhooksSecret(newSigningSecret())).verify(body, headers)).toThrow();
   });
 });

@@ -24,6 +24,15 @@ export function newSigningSecret(): string {
 }
 
 /**
+ * The signing secret as Standard Webhooks libraries take it (`new Webhook(secret)` in standardwebhooks,
+ * svix…): they strip `whsec_` and base64-decode the rest into the HMAC key, while the spec's key is the
+ * secret string's own bytes; so `whsec_` + base64 of those bytes makes the same key.
+ */
+export function standardWebhooksSecret(signingSecret: string): string {
+  return `whsec_${Buffer.from(signingSecret, 'utf8').toString('base64')}`;
+}
+
+/**
  * The signature schemes a subscription may sign with (extension): the spec's v1 (HMAC) always, v1a
  * (Standard Webhooks' ed25519) as an option. v1 cannot be turned off: the spec promises it.
  */
@@ -73,3 +82,6 @@ export function normaliseWebhookUrl(url: URL): string {
 export function distinctEventFilters(filters: readonly string[]): string[] {
   return [...new Set(filters)];
 }
+
+/** The log's text for a pending delivery stopped because its subscription is disabled. */
+export const SUBSCRIPTION_DISABLED_MESSAGE = 'subscription disabled';

@@ -33,7 +33,12 @@ import {
 } from './webhook-subscription.rules';
 import { newSigningKeyPair, signingKeyContext } from './webhook-signer.rules';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../platform/database/pg-errors';
-import { SubscriptionChanges, URL_UNIQUE_CONSTRAINT, WebhookSubscriptionsRepository } from '../webhook-subscriptions.repository';
+import {
+  DeliveryFilter,
+  SubscriptionChanges,
+  URL_UNIQUE_CONSTRAINT,
+  WebhookSubscriptionsRepository,
+} from '../webhook-subscriptions.repository';
 import {
   DuplicateWebhookUrlError,
   UnknownDeliveryCursorError,
@@ -211,14 +216,29 @@ export class WebhookSubscriptionsService {
     return { deliveryId, status: 'pending' };
   }
 
-  /** The delivery log, newest first; the cursor is the last delivery id of the previous page. */
-  async deliveries(accountId: string, id: string, cursor: string | undefined, limit: number): Promise<Page<WebhookDeliveryResponse>> {
+  /**
+   * The delivery log, newest first, optionally of one status and one event name (an extension); the cursor
+   * is the last delivery id of the previous page.
+   */
+  async deliveries(
+    accountId: string,
+    id: string,
+    query: { cursor?: string; limit: number } & DeliveryFilter,
+  ): Promise<Page<WebhookDeliveryResponse>> {
+    const { cursor, limit, ...filter } = query;
     await this.mustExist(accountId, id);
     if (cursor !== undefined && !(isIdOf('delivery', cursor) && (await this.repository.deliveryExists(accountId, id, cursor)))) {
       throw new UnknownDeliveryCursorError();
     }
-    const rows = await this.repository.listDeliveries(accountId, id, cursor, limit + 1);
+    const rows = await this.repository.listDeliveries(accountId, id, cursor, limit + 1, filter);
     return toPage(rows, limit, toWebhookDeliveryResponse, (row) => row.id);
+  }
+
+  /** One subscription of the account (another account's is a 404). */
+  async get(accountId: string, id: string): Promise<WebhookSubscriptionResponse> {
+    const row = await this.repository.find(accountId, id);
+    if (!row) throw new WebhookNotFoundError(id);
+    return toWebhookSubscriptionResponse(row);
   }
 
   /**

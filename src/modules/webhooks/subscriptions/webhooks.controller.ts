@@ -2,8 +2,8 @@ import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestj
 import { PostAction, PostQueued } from '../../../platform/http/post-routes';
 import { RequestContext } from '../../../platform/context/request-context';
 import { Ctx } from '../../../platform/http/request-context';
-import { ListQueryDto } from '../../../platform/pagination/list-query.dto';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { ListDeliveriesQueryDto } from './dto/list-deliveries.dto';
 import { TestWebhookDto } from './dto/test-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
@@ -53,7 +53,12 @@ export class WebhooksController {
     return this.subscriptions.update(ctx, webhookId, body);
   }
 
-  @RouteDoc({ summary: 'Delete a subscription', response: none() })
+  @RouteDoc({
+    summary: 'Delete a subscription',
+    description:
+      'Deliveries to it stop at once, pending retries included; its delivery log and replays go with it. The events stay in the feed. Disabling (PATCH enabled: false) keeps everything instead.',
+    response: none(),
+  })
   @Delete(':webhookId')
   async remove(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string): Promise<void> {
     await this.subscriptions.remove(ctx.accountId, webhookId);
@@ -74,13 +79,14 @@ export class WebhooksController {
 
   @RouteDoc({
     summary: "A subscription's delivery log",
-    description: 'Newest first; nextCursor is the last row id. An unknown cursor is a 400: restart without it.',
+    description:
+      'Newest first; nextCursor is the last row id (pass the same filters with it). An unknown cursor is a 400: restart without it. Extension: status (pending, delivered, failed_permanent) and eventName keep the deliveries of that status and event.',
     response: page(WEBHOOK_DELIVERY_SHAPE, 'A page of deliveries.'),
-    example: { query: { limit: 10 } },
+    example: { query: { limit: 10, status: 'failed_permanent' } },
   })
   @Get(':webhookId/deliveries')
-  deliveries(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Query() query: ListQueryDto) {
-    return this.subscriptions.deliveries(ctx.accountId, webhookId, query.cursor, query.limit);
+  deliveries(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Query() query: ListDeliveriesQueryDto) {
+    return this.subscriptions.deliveries(ctx.accountId, webhookId, query);
   }
 
   @RouteDoc({

@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Coalescer } from '../../../../platform/concurrency/coalescer';
-import { DeliveryRow, DeliveryWork, EnvelopeSource } from '../../webhook-delivery.row';
-import { DroppedReason, testEnvelopeSource, whyUnclaimed } from './webhook-claim.rules';
+import { DeliveryRow, DeliveryWork } from '../../webhook-delivery.row';
+import { EnvelopeSource, testEnvelopeSource } from '../../webhook-envelope.rules';
+import { DroppedReason, whyUnclaimed } from './webhook-claim.rules';
 import { WebhookClaimsRepository } from './webhook-claims.repository';
 import { WebhookEnvelopeSources } from './webhook-envelope-sources';
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventsService } from '../../../events/events.service';
-import { EnvelopeSource } from '../../webhook-delivery.row';
-import { eventEnvelopeSource } from './webhook-claim.rules';
+import { EnvelopeSource, eventEnvelopeSource } from '../../webhook-envelope.rules';
 
 /**
  * Envelope sources of recently loaded events kept in memory: event rows never change, and a fan-out's

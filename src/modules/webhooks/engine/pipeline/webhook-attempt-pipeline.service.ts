@@ -8,7 +8,8 @@ import { Release, Turns, WebhookAdmission } from '../admission/webhook-admission
 import { DroppedReason } from '../claims/webhook-claim.rules';
 import { WebhookClaims } from '../claims/webhook-claims.service';
 import { DeliverySigning, DeliverySigningSecrets } from '../sending/delivery-signing-secrets';
-import { AttemptReport, LOST_ATTEMPT_MESSAGE, SUBSCRIPTION_DISABLED_MESSAGE } from '../sending/webhook-delivery.rules';
+import { SUBSCRIPTION_DISABLED_MESSAGE } from '../../subscriptions/webhook-subscription.rules';
+import { AttemptReport, LOST_ATTEMPT_MESSAGE } from '../sending/webhook-delivery.rules';
 import { SentAttempt, WebhookPoster } from '../sending/webhook-poster';
 import { AttemptClaim } from '../settlement/webhook-attempts.repository';
 import { WebhookAttemptRecords } from '../settlement/webhook-attempt-records.service';

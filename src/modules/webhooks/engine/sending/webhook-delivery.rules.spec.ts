@@ -1,17 +1,15 @@
 import {
   attemptResult,
-  buildEnvelope,
   capSnippet,
-  deliveryHeaders,
-  envelopeBody,
   isSuccessStatus,
   networkErrorClass,
   networkErrorMessage,
   responseErrorMessage,
-  SUBSCRIPTION_DISABLED_MESSAGE,
   urlRuleErrorClass,
 } from './webhook-delivery.rules';
-import { eventEnvelopeSource, testEnvelopeSource, whyUnclaimed } from '../claims/webhook-claim.rules';
+import { whyUnclaimed } from '../claims/webhook-claim.rules';
+import { buildEnvelope, deliveryHeaders, envelopeBody, eventEnvelopeSource, testEnvelopeSource } from '../../webhook-envelope.rules';
+import { SUBSCRIPTION_DISABLED_MESSAGE } from '../../subscriptions/webhook-subscription.rules';
 import { SNIPPET_RETENTION_MS, snippetExpiry } from '../../webhook-retention.rules';
 import { signPayload } from '../../subscriptions/webhook-signer.rules';
 

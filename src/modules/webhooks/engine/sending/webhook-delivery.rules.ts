@@ -1,13 +1,11 @@
-import type { KeyObject } from 'node:crypto';
-import { signPayload } from '../../subscriptions/webhook-signer.rules';
+import { SUBSCRIPTION_DISABLED_MESSAGE } from '../../subscriptions/webhook-subscription.rules';
 import { errorChain } from '../../../../platform/errors/error-chain';
 import type { AttemptErrorClass, AttemptTimings } from '../../webhook-delivery.entity';
-import type { EnvelopeSource } from '../../webhook-delivery.row';
 
 /**
- * Pure pieces of a delivery attempt: the body envelope and the request headers (spec 6.1), the
- * report of how it ended (the capped response snippet kept in the delivery log, the text of a failed
- * attempt), shared by the poster that makes it and the rules that settle it.
+ * Pure pieces of a delivery attempt's outcome: the report of how it ended (the capped response snippet
+ * kept in the delivery log, the text of a failed attempt), shared by the poster that makes it and the
+ * rules that settle it. What an attempt sends (envelope, headers) is ../../webhook-envelope.rules.ts.
  */
 
 /**
@@ -30,89 +28,6 @@ export interface AttemptReport {
   timings?: AttemptTimings | null;
   /** The answer's Retry-After header (429 and 503 only), as sent. */
   retryAfter?: string | null;
-}
-
-export interface WebhookEnvelope extends EnvelopeSource {
-  notifiedAt: string;
-  test?: true;
-}
-
-/**
- * The body of one attempt, keys in the order of spec 6.1 (legacy payloads are byte-identical),
- * `notifiedAt` stamped per attempt, and `test: true` only on synthetic deliveries.
- */
-export function buildEnvelope(source: EnvelopeSource, notifiedAt: Date, options: { test: boolean }): WebhookEnvelope {
-  const envelope: WebhookEnvelope = {
-    clientRequestId: source.clientRequestId,
-    apiRequestId: source.apiRequestId,
-    targetAccountId: source.targetAccountId,
-    createdAt: source.createdAt,
-    eventName: source.eventName,
-    results: source.results,
-    notifiedAt: notifiedAt.toISOString(),
-  };
-  if (options.test) envelope.test = true;
-  return envelope;
-}
-
-/** What JSON.stringify(buildEnvelope(…)) ends with for notifiedAt at the epoch and no `test`: cut to get the head. */
-const EPOCH = new Date(0);
-const EPOCH_TAIL = `,"notifiedAt":"${EPOCH.toISOString()}"}`;
-/** Each envelope source's serialized head (all but notifiedAt and test), made once per source object. */
-const heads = new WeakMap<EnvelopeSource, string>();
-
-/**
- * The body of one attempt: byte for byte JSON.stringify(buildEnvelope(…)), with the event's part
- * serialized once per envelope source (a fan-out sends one event to every subscription, and the
- * sources of recent events are shared), so an attempt only appends its own `notifiedAt`.
- */
-export function envelopeBody(source: EnvelopeSource, notifiedAt: Date, options: { test: boolean }): string {
-  let head = heads.get(source);
-  if (head === undefined) {
-    head = JSON.stringify(buildEnvelope(source, EPOCH, { test: false })).slice(0, -EPOCH_TAIL.length);
-    heads.set(source, head);
-  }
-  return `${head},"notifiedAt":"${notifiedAt.toISOString()}"${options.test ? ',"test":true' : ''}}`;
-}
-
-export interface DeliveryHeadersInput {
-  deliveryId: string;
-  /** The exact body sent, as signed. */
-  body: string;
-  /** When the attempt starts: webhook-timestamp in unix seconds. */
-  now: Date;
-  /** Secrets that sign it, newest first (signingSecrets); none for the legacy webhook (no webhook-signature header). */
-  secrets: readonly string[];
-  /** v1a (extension) ed25519 keys that sign it too, newest first; none while the subscription has v1a off. */
-  signingKeys?: readonly KeyObject[];
-  /** Attempts already made: 0 on the first. */
-  retryCount: number;
-  maxRetries: number;
-  userAgent: string;
-}
-
-/** The headers of one attempt: spec 6.1's, plus user-agent; webhook-id is the delivery id, stable across retries. */
-export function deliveryHeaders(input: DeliveryHeadersInput): Record<string, string> {
-  const timestamp = Math.floor(input.now.getTime() / 1000);
-  return {
-    'content-type': 'application/json',
-    'user-agent': input.userAgent,
-    'webhook-id': input.deliveryId,
-    'webhook-timestamp': String(timestamp),
-    ...(input.secrets.length > 0
-      ? {
-          'webhook-signature': signPayload({
-            deliveryId: input.deliveryId,
-            timestamp,
-            body: input.body,
-            secrets: input.secrets,
-            signingKeys: input.signingKeys,
-          }),
-        }
-      : {}),
-    'webhook-retry-count': String(input.retryCount),
-    'webhook-max-retries': String(input.maxRetries),
-  };
 }
 
 /** Bytes of the response body kept per attempt. */
@@ -157,8 +72,6 @@ export function networkErrorMessage(error: unknown, timedOut: boolean, timeoutMs
 
 /** The log's text for an attempt whose worker died (or lost the database) before recording it. */
 export const LOST_ATTEMPT_MESSAGE = 'outcome unknown: the attempt was not recorded in time (worker stopped or database unreachable)';
-/** The log's text for a pending delivery stopped because its subscription is disabled. */
-export const SUBSCRIPTION_DISABLED_MESSAGE = 'subscription disabled';
 
 /** The attempt's result as the metrics and logs name it. */
 export function attemptResult(report: AttemptReport): string {

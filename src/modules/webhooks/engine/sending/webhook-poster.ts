@@ -7,12 +7,11 @@ import { CheckedUrl, OutboundUrlPolicy, policyViolationOf } from '../../../../pl
 import { RequestTrace, timingsOf } from '../../../../platform/net/request-trace';
 import { UrlPolicyError } from '../../../../platform/net/url-policy.rules';
 import { DeliveryWork } from '../../webhook-delivery.row';
+import { deliveryHeaders, envelopeBody, webhookUserAgent } from '../../webhook-envelope.rules';
 import { DeliverySigning } from './delivery-signing-secrets';
 import {
   AttemptReport,
   capSnippet,
-  deliveryHeaders,
-  envelopeBody,
   isSuccessStatus,
   networkErrorClass,
   networkErrorMessage,
@@ -68,7 +67,7 @@ export class WebhookPoster implements OnApplicationShutdown {
     private readonly policy: OutboundUrlPolicy,
   ) {
     this.agent = policy.createAgent({ connectTimeoutMs: config.webhook.timeoutMs, keepAliveTimeoutMs: 4_000 });
-    this.userAgent = `PropertyOps-Webhooks/${config.version}`;
+    this.userAgent = webhookUserAgent(config.version);
   }
 
   async onApplicationShutdown(): Promise<void> {

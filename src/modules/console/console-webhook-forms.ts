@@ -1,0 +1,83 @@
+import { FieldIssue, ValidationError } from '../../platform/errors/domain-error';
+import { validateStrictly } from '../../platform/http/strict-validation.pipe';
+import { EVENT_NAMES } from '../events/event-catalogue';
+import { CreateWebhookDto } from '../webhooks/subscriptions/dto/create-webhook.dto';
+import { UpdateWebhookDto } from '../webhooks/subscriptions/dto/update-webhook.dto';
+import { filtersSelectingNothing, isValidEventFilter } from '../webhooks/subscriptions/event-filter.rules';
+import type { SignatureScheme } from '../webhooks/subscriptions/webhook-subscription.rules';
+import type { ConsoleCaller } from './console-session.guard';
+import { parseFilterList } from './console.rules';
+
+/** A subscription form as typed (shown again after a refusal): the add form has maxRetries, both have v1a. */
+export interface SubscriptionForm {
+  url?: string;
+  eventFilters?: string;
+  maxRetries?: string;
+  v1a?: boolean;
+}
+
+export function subscriptionForm(caller: ConsoleCaller): SubscriptionForm {
+  return {
+    url: caller.field('url'),
+    eventFilters: caller.field('eventFilters'),
+    maxRetries: caller.field('maxRetries'),
+    v1a: caller.field('v1a') === 'on',
+  };
+}
+
+const schemes = (form: SubscriptionForm): SignatureScheme[] => (form.v1a ? ['v1', 'v1a'] : ['v1']);
+
+/** The add form as POST /v1/webhooks's body, checked by its rules (and the filters as below). */
+export function createInput(form: SubscriptionForm): Promise<CreateWebhookDto> {
+  const filters = parseFilterList(form.eventFilters ?? '');
+  return checked(CreateWebhookDto, filters, {
+    url: form.url ?? '',
+    eventFilters: filters,
+    signatureSchemes: schemes(form),
+    ...(form.maxRetries ? { maxRetries: Number(form.maxRetries) } : {}),
+  });
+}
+
+/** The settings form as PATCH /v1/webhooks/{id}'s body (url, filters, schemes), checked likewise. */
+export function updateInput(form: SubscriptionForm): Promise<UpdateWebhookDto> {
+  const filters = parseFilterList(form.eventFilters ?? '');
+  return checked(UpdateWebhookDto, filters, { url: form.url ?? '', eventFilters: filters, signatureSchemes: schemes(form) });
+}
+
+/**
+ * The REST route's DTO rules, with each event filter judged on its own, once: one that is not a filter,
+ * and (the console's own check: a person typed it) one that selects no event of the catalogue, such as
+ * `booking.nonsense`. The API takes those (a program may subscribe ahead of a new event); a form flags them.
+ */
+async function checked<T extends object>(dto: new () => T, filters: string[], body: object): Promise<T> {
+  const filterIssues = eachFilterIssue(filters);
+  let input: T | undefined;
+  let issues: FieldIssue[] = [];
+  try {
+    input = await validateStrictly(dto, body, 'body');
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    issues = (error.extras.errors as FieldIssue[] | undefined) ?? [];
+  }
+  // Each bad filter says so itself: the list's own message about them would repeat it.
+  if (filterIssues.length > 0) issues = [...issues.filter((issue) => !issue.pointer.startsWith('#/eventFilters')), ...filterIssues];
+  if (issues.length > 0 || !input) throw new ValidationError(`Invalid form: ${issues.map((i) => i.detail).join('; ')}`, issues);
+  return input;
+}
+
+function eachFilterIssue(filters: string[]): FieldIssue[] {
+  const nothing = new Set(filtersSelectingNothing(filters.filter(isValidEventFilter), EVENT_NAMES));
+  return filters.flatMap((filter, i): FieldIssue[] => {
+    const pointer = `#/eventFilters/${i}`;
+    if (!isValidEventFilter(filter))
+      return [
+        {
+          pointer,
+          detail: `Event filter "${filter}" is not a filter: use an event name (property.create), a prefix (jobRequest.*) or *`,
+        },
+      ];
+    if (nothing.has(filter))
+      return [{ pointer, detail: `Event filter "${filter}" ${filter.endsWith('.*') ? 'matches' : 'names'} no event` }];
+    return [];
+  });
+}
