@@ -11,6 +11,7 @@ const SUBSCRIPTION_EXAMPLE = {
   enabled: true,
   maxRetries: 5,
   rateLimitPerSecond: null,
+  ordered: false,
   createdAt: at,
 };
 
@@ -146,6 +147,7 @@ export const SHAPE_EXAMPLES: Record<string, unknown> = {
     id: EXAMPLE_IDS.webhookId,
     signingSecret: 'TmV3U2VjcmV0Rm9yVGhlU2FtZVN1YnNjcmlwdGlvbjE',
     previousSecretExpiresAt: '2030-06-21T09:30:00.000Z',
+    ordered: false,
   },
   TestDelivery: { deliveryId: EXAMPLE_IDS.deliveryId, status: 'pending' },
   WebhookDelivery: {

@@ -5,6 +5,7 @@ import {
   ArrayMinSize,
   ArrayUnique,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsOptional,
@@ -106,6 +107,11 @@ export class CreateWebhookDto {
   signatureSchemes?: SignatureScheme[];
   @RateLimitPerSecond()
   rateLimitPerSecond?: number | null;
+
+  /** Extension (issue 31): deliveries one at a time, in the events feed's order (default false). */
+  @OptionalNotNull()
+  @IsBoolean()
+  ordered?: boolean;
 }
 
 /**
