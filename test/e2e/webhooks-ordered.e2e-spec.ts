@@ -189,4 +189,27 @@ describe('ordered webhook endpoints', () => {
     );
     expect((await subscriptionOf(api, sub.id)).waitingDeliveries).toBe(1);
   }, 40_000);
+  it('replays a window on an ordered subscription in order, one at a time, waiting out a retry', async () => {
+    const r = await engine.receiver();
+    const since = new Date(Date.now() - 1_000).toISOString();
+    const sub = await subscribeOrdered(`${r.url}/replay`, ['ordered.replay'], { maxRetries: 5 });
+    const live = logArrivals(r, () => ({ status: 200 }));
+    await publishSeries(t, account.accountId, 'ordered.replay', 5);
+    await r.waitFor(5, 20_000);
+    await waitUntil(async () => (await deliveriesOf(api, sub.id)).every((row) => row.status === 'delivered'), 20_000, 'all delivered');
+    expect(orderViolations(live, await feedOrder(api, 'ordered.replay', 5))).toEqual([]);
+
+    // The replay: event 2's first replayed attempt fails; the ones after it wait for its retry.
+    const replayed = logArrivals(r, (n, attempt) => (n === 2 && attempt === 0 ? { status: 500 } : { status: 200, delayMs: 20 }));
+    const started = await api.post(`/v1/webhooks/${sub.id}/replay`).send({ since }).expect(202);
+    await waitUntil(
+      async () => (await api.get(`/v1/webhooks/${sub.id}/replays/${started.body.id}`).expect(200)).body.status === 'completed',
+      30_000,
+      'the replay completed',
+    );
+    await waitUntil(async () => (await deliveriesOf(api, sub.id)).every((row) => row.status === 'delivered'), 20_000, 'all delivered');
+    expect(replayed.arrivals).toHaveLength(6);
+    expect(replayed.maxInFlight()).toBe(1);
+    expect(orderViolations(replayed, await feedOrder(api, 'ordered.replay', 5))).toEqual([]);
+  }, 60_000);
 });
