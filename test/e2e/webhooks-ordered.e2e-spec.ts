@@ -1,10 +1,12 @@
 import { DataSource } from 'typeorm';
+import { WebhookBatches } from '../../src/modules/webhooks/engine/batches/webhook-batches.service';
 import { ApiClient, TestAccount, TestApp } from '../support/app';
 import { feedOrder, logArrivals, numberOf, orderViolations, publishSeries } from '../support/ordered-webhooks';
 import { expectProblem } from '../support/problem';
 import { waitUntil } from '../support/wait';
 import { useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
 import { deliveriesOf, subscriptionOf } from '../support/webhooks';
+import { TestWorker } from '../support/worker';
 
 /**
  * Ordered endpoints (issue 31, an extension): an ordered subscription's deliveries go one at a time in
@@ -19,8 +21,9 @@ describe('ordered webhook endpoints', () => {
   let db: DataSource;
   let account: TestAccount;
   let api: ApiClient;
+  let worker: TestWorker;
   const engine = useWebhookEngine(ENV);
-  beforeAll(() => ({ t, db, account, api } = engine.started()));
+  beforeAll(() => ({ t, db, account, api, worker } = engine.started()));
 
   async function subscribeOrdered(url: string, eventFilters: string[], extra: Record<string, unknown> = {}) {
     const res = await api
@@ -115,10 +118,18 @@ describe('ordered webhook endpoints', () => {
     const r = await engine.receiver();
     const log = logArrivals(r, () => ({ status: 200, delayMs: 150 }));
     const second = await engine.worker();
-    expect(second).toBeDefined();
     const sub = await subscribeOrdered(`${r.url}/slow`, ['ordered.slow']);
-    await publishSeries(t, account.accountId, 'ordered.slow', 12);
-    await r.waitFor(12, 30_000);
+    // Both workers claim for the subscription all along, as a flood of wake-ups would make them.
+    const wake = { accountId: account.accountId, subscriptionId: sub.id, fromId: 'whd_0', ordered: true };
+    const pokes = setInterval(() => {
+      for (const w of [worker, second]) void w.ctx.get(WebhookBatches).wake([wake]);
+    }, 10);
+    try {
+      await publishSeries(t, account.accountId, 'ordered.slow', 12);
+      await r.waitFor(12, 30_000);
+    } finally {
+      clearInterval(pokes);
+    }
     await waitUntil(async () => (await deliveriesOf(api, sub.id)).every((row) => row.status === 'delivered'), 20_000, 'all delivered');
     expect(log.maxInFlight()).toBe(1);
     expect(log.arrivals).toHaveLength(12);
