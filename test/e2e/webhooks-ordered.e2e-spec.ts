@@ -5,7 +5,7 @@ import { feedOrder, logArrivals, numberOf, orderViolations, publishSeries } from
 import { expectProblem } from '../support/problem';
 import { waitUntil } from '../support/wait';
 import { useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
-import { deliveriesOf, subscriptionOf } from '../support/webhooks';
+import { deliveriesOf, subscriptionOf, waitForFinalDeliveries } from '../support/webhooks';
 import { TestWorker } from '../support/worker';
 
 /**
@@ -91,7 +91,7 @@ describe('ordered webhook endpoints', () => {
     expect((await subscriptionOf(api, sub.id)).waitingDeliveries).toBeGreaterThanOrEqual(1);
 
     await r.waitFor(9, 30_000);
-    await waitUntil(async () => (await deliveriesOf(api, sub.id)).every((row) => row.status === 'delivered'), 20_000, 'all delivered');
+    expect((await waitForFinalDeliveries(api, sub.id, 5, 20_000)).every((row) => row.status === 'delivered')).toBe(true);
     const feed = await feedOrder(api, 'ordered.scripted', 5);
     expect(orderViolations(log, feed)).toEqual([]);
     expect(log.of(1).map((a) => a.retryCount)).toEqual([0, 1, 2, 3, 4]);
@@ -107,8 +107,7 @@ describe('ordered webhook endpoints', () => {
     const log = logArrivals(r, (n) => (n === 1 ? { status: 500 } : { status: 204 }));
     const sub = await subscribeOrdered(`${r.url}/permanent`, ['ordered.permanent'], { maxRetries: 1 });
     await publishSeries(t, account.accountId, 'ordered.permanent', 4);
-    await waitUntil(async () => (await deliveriesOf(api, sub.id)).every((row) => row.status !== 'pending'), 20_000, 'all final');
-    const rows = await deliveriesOf(api, sub.id);
+    const rows = await waitForFinalDeliveries(api, sub.id, 4, 20_000);
     expect(rows.filter((row) => row.status === 'failed_permanent')).toHaveLength(1);
     expect(orderViolations(log, await feedOrder(api, 'ordered.permanent', 4))).toEqual([]);
     expect(log.of(1)).toHaveLength(2);
@@ -130,7 +129,7 @@ describe('ordered webhook endpoints', () => {
     } finally {
       clearInterval(pokes);
     }
-    await waitUntil(async () => (await deliveriesOf(api, sub.id)).every((row) => row.status === 'delivered'), 20_000, 'all delivered');
+    expect((await waitForFinalDeliveries(api, sub.id, 12, 20_000)).every((row) => row.status === 'delivered')).toBe(true);
     expect(log.maxInFlight()).toBe(1);
     expect(log.arrivals).toHaveLength(12);
     expect(orderViolations(log, await feedOrder(api, 'ordered.slow', 12))).toEqual([]);
@@ -155,7 +154,7 @@ describe('ordered webhook endpoints', () => {
       [sub.id],
     );
     expect(joined.length).toBeGreaterThanOrEqual(3);
-    await waitUntil(async () => (await deliveriesOf(api, sub.id)).every((row) => row.status === 'delivered'), 30_000, 'all delivered');
+    expect((await waitForFinalDeliveries(api, sub.id, 8, 30_000)).every((row) => row.status === 'delivered')).toBe(true);
     expect(log.arrivals).toHaveLength(8);
     const inOrder = new Set(joined.map((row) => row.n));
     const feed = (await feedOrder(api, 'ordered.on', 8)).filter((n) => inOrder.has(n));
@@ -177,7 +176,7 @@ describe('ordered webhook endpoints', () => {
     const pending = (await deliveriesOf(api, sub.id)).filter((row) => row.status === 'pending');
     expect(pending.every((row) => row.waitingFor === undefined)).toBe(true);
     hold = false;
-    await waitUntil(async () => (await deliveriesOf(api, sub.id)).every((row) => row.status === 'delivered'), 30_000, 'all delivered');
+    expect((await waitForFinalDeliveries(api, sub.id, 6, 30_000)).every((row) => row.status === 'delivered')).toBe(true);
   }, 60_000);
 
   it('keeps test deliveries and a manual retry outside the order', async () => {
@@ -207,7 +206,7 @@ describe('ordered webhook endpoints', () => {
     const live = logArrivals(r, () => ({ status: 200 }));
     await publishSeries(t, account.accountId, 'ordered.replay', 5);
     await r.waitFor(5, 20_000);
-    await waitUntil(async () => (await deliveriesOf(api, sub.id)).every((row) => row.status === 'delivered'), 20_000, 'all delivered');
+    expect((await waitForFinalDeliveries(api, sub.id, 5, 20_000)).every((row) => row.status === 'delivered')).toBe(true);
     expect(orderViolations(live, await feedOrder(api, 'ordered.replay', 5))).toEqual([]);
 
     // The replay: event 2's first replayed attempt fails; the ones after it wait for its retry.
@@ -218,7 +217,7 @@ describe('ordered webhook endpoints', () => {
       30_000,
       'the replay completed',
     );
-    await waitUntil(async () => (await deliveriesOf(api, sub.id)).every((row) => row.status === 'delivered'), 20_000, 'all delivered');
+    expect((await waitForFinalDeliveries(api, sub.id, 5, 20_000)).every((row) => row.status === 'delivered')).toBe(true);
     expect(replayed.arrivals).toHaveLength(6);
     expect(replayed.maxInFlight()).toBe(1);
     expect(orderViolations(replayed, await feedOrder(api, 'ordered.replay', 5))).toEqual([]);
