@@ -129,6 +129,7 @@ describe('ordered webhook endpoints', () => {
     } finally {
       clearInterval(pokes);
     }
+    await second.close();
     expect((await waitForFinalDeliveries(api, sub.id, 12, 20_000)).every((row) => row.status === 'delivered')).toBe(true);
     expect(log.maxInFlight()).toBe(1);
     expect(log.arrivals).toHaveLength(12);
@@ -144,8 +145,11 @@ describe('ordered webhook endpoints', () => {
       .send({ url: `${r.url}/toggle-on`, eventFilters: ['ordered.on'], rateLimitPerSecond: 2 })
       .expect(201);
     const sub = created.body as { id: string };
-    await publishSeries(t, account.accountId, 'ordered.on', 8);
+    // A first event teaches the worker the rate, so its next claims take a second of turns, not the whole backlog.
+    await publishSeries(t, account.accountId, 'ordered.on', 1);
     await r.waitFor(1, 10_000);
+    await publishSeries(t, account.accountId, 'ordered.on', 8, 1);
+    await r.waitFor(2, 10_000);
     await api.patch(`/v1/webhooks/${sub.id}`).send({ ordered: true }).expect(200);
     // Which deliveries joined the order is the database's to say; their order is the receiver's record.
     const joined: Array<{ n: number }> = await db.query(
@@ -154,10 +158,10 @@ describe('ordered webhook endpoints', () => {
       [sub.id],
     );
     expect(joined.length).toBeGreaterThanOrEqual(3);
-    expect((await waitForFinalDeliveries(api, sub.id, 8, 30_000)).every((row) => row.status === 'delivered')).toBe(true);
-    expect(log.arrivals).toHaveLength(8);
+    expect((await waitForFinalDeliveries(api, sub.id, 9, 30_000)).every((row) => row.status === 'delivered')).toBe(true);
+    expect(log.arrivals).toHaveLength(9);
     const inOrder = new Set(joined.map((row) => row.n));
-    const feed = (await feedOrder(api, 'ordered.on', 8)).filter((n) => inOrder.has(n));
+    const feed = (await feedOrder(api, 'ordered.on', 9)).filter((n) => inOrder.has(n));
     expect(orderViolations(log, feed)).toEqual([]);
   }, 60_000);
 
