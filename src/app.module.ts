@@ -36,7 +36,7 @@ import { QueueDashboardModule } from './admin/queue-dashboard.module';
  * controllers declare before an app starts (test/support/openapi-operations.ts), without calling
  * PlatformModule.forRoot (which registers the data source).
  */
-export function apiModules(config: AppConfig) {
+export function apiModules(_config: AppConfig) {
   return [
     AuthModule,
     EventsHttpModule,
@@ -45,8 +45,8 @@ export function apiModules(config: AppConfig) {
     ChecklistsHttpModule,
     BookingsHttpModule,
     JobRequestsHttpModule,
-    // Test helpers exist only when switched on (never in production): otherwise their routes are 404s.
-    ...(config.testHelpersEnabled ? [JobRequestTestHelpersModule] : []),
+    // Test helpers: test keys everywhere, live keys only where TEST_HELPERS_ENABLED=true (TestHelpersGuard).
+    JobRequestTestHelpersModule,
     RemindersHttpModule,
     WebhooksHttpModule,
     LegacyHttpModule,

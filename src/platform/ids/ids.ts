@@ -8,6 +8,8 @@ import { decodeTime, encodeTime, monotonicFactory, ulid } from 'ulid';
  */
 export const ID_PREFIX = {
   account: 'acct',
+  /** An account's sandbox (test mode): an account row of its own, so its id tells a delivery it is from test mode. */
+  sandbox: 'sbx',
   apiKey: 'key',
   property: 'prop',
   picture: 'pic',
