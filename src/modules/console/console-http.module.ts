@@ -1,6 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { EventsModule } from '../events/events.module';
+import { SandboxModule } from '../sandbox/sandbox.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ConsoleAssets } from './console-assets';
 import { ConsoleDeliveriesController } from './console-deliveries.controller';
@@ -18,7 +19,7 @@ import { ConsoleModule } from './console.module';
  * module imports it.
  */
 @Module({
-  imports: [ConsoleModule, AuthModule, WebhooksModule, EventsModule],
+  imports: [ConsoleModule, AuthModule, WebhooksModule, EventsModule, SandboxModule],
   controllers: [ConsoleSignInController, ConsolePagesController, ConsoleWebhooksController, ConsoleDeliveriesController],
   providers: [ConsoleAssets, ConsoleSessionGuard, ConsoleErrorFilter],
 })
