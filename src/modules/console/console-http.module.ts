@@ -9,6 +9,7 @@ import { ConsoleErrorFilter } from './console-error.filter';
 import { ConsolePagesController } from './console-pages.controller';
 import { ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSignInController } from './console-signin.controller';
+import { ConsoleTestModeController } from './console-test-mode.controller';
 import { ConsoleWebhooksController } from './console-webhooks.controller';
 import { ConsoleMiddleware } from './console.middleware';
 import { ConsoleModule } from './console.module';
@@ -20,7 +21,13 @@ import { ConsoleModule } from './console.module';
  */
 @Module({
   imports: [ConsoleModule, AuthModule, WebhooksModule, EventsModule, SandboxModule],
-  controllers: [ConsoleSignInController, ConsolePagesController, ConsoleWebhooksController, ConsoleDeliveriesController],
+  controllers: [
+    ConsoleSignInController,
+    ConsolePagesController,
+    ConsoleWebhooksController,
+    ConsoleDeliveriesController,
+    ConsoleTestModeController,
+  ],
   providers: [ConsoleAssets, ConsoleSessionGuard, ConsoleErrorFilter],
 })
 export class ConsoleHttpModule implements NestModule {
