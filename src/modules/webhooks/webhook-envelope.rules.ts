@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { isSandboxAccount, TEST_MODE_HEADER } from '../auth/auth.rules';
 import { signPayload } from './subscriptions/webhook-signer.rules';
 
 /**
@@ -66,6 +67,8 @@ export function webhookUserAgent(version: string): string {
 
 export interface DeliveryHeadersInput {
   deliveryId: string;
+  /** The subscription's account: a sandbox's deliveries carry X-Test-Mode: true (docs/test-mode.md). */
+  accountId: string;
   /** The exact body sent, as signed. */
   body: string;
   /** When the attempt starts: webhook-timestamp in unix seconds. */
@@ -101,6 +104,7 @@ export function deliveryHeaders(input: DeliveryHeadersInput): Record<string, str
       : {}),
     'webhook-retry-count': String(input.retryCount),
     'webhook-max-retries': String(input.maxRetries),
+    ...(isSandboxAccount(input.accountId) ? { [TEST_MODE_HEADER.toLowerCase()]: 'true' } : {}),
   };
 }
 

@@ -85,6 +85,7 @@ export class WebhookPoster implements OnApplicationShutdown {
     const body = envelopeBody(work.envelopeSource, at, { test: work.test });
     const headers = deliveryHeaders({
       deliveryId: work.id,
+      accountId: work.accountId,
       body,
       now: at,
       secrets,
