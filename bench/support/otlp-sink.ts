@@ -5,17 +5,17 @@ import { createServer } from 'node:http';
  * export (POST /v1/traces, protobuf or JSON), counts it and its bytes, answers 200 at once and keeps
  * nothing. `GET /__stats` reports the counts. `node otlp-sink.js <port>`
  */
-let exports = 0;
+let received = 0;
 let bytes = 0;
 
 const server = createServer((req, res) => {
   if (req.url === '/__stats') {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ exports, bytes }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ exports: received, bytes }));
     return;
   }
   req.on('data', (chunk: Buffer) => (bytes += chunk.length));
   req.on('end', () => {
-    exports++;
+    received++;
     res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/x-protobuf' }).end();
   });
 });

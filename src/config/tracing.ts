@@ -14,5 +14,12 @@ export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return exporters.length > 0 && !exporters.includes('none');
 }
 
-/** Read once per process: the bootstrap and the facade agree on it. */
-export const TRACING_ENABLED = tracingEnabled();
+let enabled: boolean | undefined;
+
+/**
+ * This process's answer, read once (after the bootstrap has read `.env`): the bootstrap and the
+ * facade agree on it.
+ */
+export function tracingOn(): boolean {
+  return (enabled ??= tracingEnabled());
+}

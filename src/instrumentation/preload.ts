@@ -1,4 +1,5 @@
-import { TRACING_ENABLED } from '../config/tracing';
+import { config as readDotEnv } from 'dotenv';
+import { tracingOn } from '../config/tracing';
 
 /** The started SDK (only when tracing is on). */
 let sdk: { shutdown(): Promise<void> } | undefined;
@@ -11,8 +12,10 @@ const FLUSH_WITHIN_MS = 2_000;
  * instruments is loaded: called by the first import of main.ts and worker.ts. Off, it requires nothing.
  */
 export function preload(processName: 'api' | 'worker'): void {
+  // OTEL_* may come from .env like every other variable (the config reads it again later: no override).
+  readDotEnv({ quiet: true });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  if (TRACING_ENABLED) sdk = (require('./sdk') as typeof import('./sdk')).startSdk(processName);
+  if (tracingOn()) sdk = (require('./sdk') as typeof import('./sdk')).startSdk(processName);
 }
 
 /** Exports the spans still buffered and stops the SDK (bounded: a collector that is down never holds up an exit). */

@@ -1,4 +1,4 @@
-import { TRACING_ENABLED } from '../../config/tracing';
+import { tracingOn } from '../../config/tracing';
 
 /** Span attribute values we set: undefined ones are left out. */
 export type SpanAttributes = Record<string, string | number | boolean | undefined>;
@@ -63,7 +63,7 @@ export const NO_TRACING: Tracing = {
 };
 
 /** The process's tracing: the OpenTelemetry one only when on (required lazily, so off loads nothing). */
-export const tracing: Tracing = TRACING_ENABLED
+export const tracing: Tracing = tracingOn()
   ? // eslint-disable-next-line @typescript-eslint/no-require-imports
     (require('./otel-tracing') as typeof import('./otel-tracing')).otelTracing()
   : NO_TRACING;
@@ -73,6 +73,6 @@ let telemetry: import('bullmq').Telemetry | undefined;
 /** BullMQ's `telemetry` option for a queue or worker (one per process): undefined when off (BullMQ then traces nothing). */
 export function queueTelemetry(): import('bullmq').Telemetry | undefined {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  if (TRACING_ENABLED) telemetry ??= (require('./otel-tracing') as typeof import('./otel-tracing')).otelQueueTelemetry();
+  if (tracingOn()) telemetry ??= (require('./otel-tracing') as typeof import('./otel-tracing')).otelQueueTelemetry();
   return telemetry;
 }
