@@ -1,10 +1,10 @@
-import { Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError } from '../../platform/errors/domain-error';
 import { Public } from '../../platform/http/public.decorator';
 import { STATUS_BY_KIND } from '../../platform/http/problem';
-import { EVENT_NAMES } from '../events/event-catalogue';
+import { DECLARATIONS, type Declarations } from '../../platform/modules/module-declaration';
 import { WebhookSubscriptionsService } from '../webhooks/subscriptions/webhook-subscriptions.service';
 import { ConsoleErrorFilter } from './console-error.filter';
 import { ConsoleFormsService } from './console-forms.service';
@@ -43,11 +43,12 @@ export class ConsoleWebhooksController {
   constructor(
     private readonly subscriptions: WebhookSubscriptionsService,
     private readonly forms: ConsoleFormsService,
+    @Inject(DECLARATIONS) private readonly declared: Declarations,
   ) {}
 
   @Get()
   async list(@Caller() caller: ConsoleCaller, @Res() res: Response): Promise<void> {
-    const page = await this.subscriptions.list(caller.session.accountId);
+    const page = await this.subscriptions.list(caller.accountId);
     sendPage(res, 200, webhooksPage(caller.frame, page.data, {}, this.done(caller)));
   }
 
@@ -57,7 +58,7 @@ export class ConsoleWebhooksController {
     const form = subscriptionForm(caller);
     try {
       const location = await this.forms.once(caller.session, caller.formToken, async () => {
-        const created = await this.subscriptions.create(consoleContext(caller), await createInput(form));
+        const created = await this.subscriptions.create(consoleContext(caller), await createInput(form, this.declared.eventNames));
         const { signingSecret, publicKey } = created;
         const note = await this.forms.keepNote(caller.session, 'signingSecret', created.id, {
           reason: 'created',
@@ -69,7 +70,7 @@ export class ConsoleWebhooksController {
       res.redirect(303, location);
     } catch (error) {
       if (!(error instanceof DomainError) || error.code === 'formTokenMissing') throw error;
-      const page = await this.subscriptions.list(caller.session.accountId);
+      const page = await this.subscriptions.list(caller.accountId);
       sendPage(
         res,
         STATUS_BY_KIND[error.kind],
@@ -86,7 +87,7 @@ export class ConsoleWebhooksController {
     @Param('noteId') noteId: string,
     @Res() res: Response,
   ): Promise<void> {
-    await this.subscriptions.get(caller.session.accountId, webhookId); // another account's subscription: 404
+    await this.subscriptions.get(caller.accountId, webhookId); // another account's subscription: 404
     const note = await this.forms.takeNote(caller.session, noteId, 'signingSecret', webhookId);
     if (note) sendPage(res, 200, secretShownPage(caller.frame, webhookId, note));
     else sendPage(res, 410, secretGonePage(caller.frame, webhookId));
@@ -95,7 +96,7 @@ export class ConsoleWebhooksController {
   /** The subscription and its delivery log (newest first, filtered by status and event name, 20 a page). */
   @Get(':webhookId')
   async show(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
-    const accountId = caller.session.accountId;
+    const accountId = caller.accountId;
     const subscription = await this.subscriptions.get(accountId, webhookId);
     const query = await logQueryOf(caller, DELIVERIES_PER_PAGE);
     const log = await this.subscriptions.deliveries(accountId, webhookId, query);
@@ -110,7 +111,7 @@ export class ConsoleWebhooksController {
           nextCursor: log.nextCursor,
           paged: query.cursor !== undefined,
           filter: logFilterOf(query),
-          eventNames: EVENT_NAMES,
+          eventNames: this.declared.eventNames,
         },
         this.done(caller),
       ),
@@ -119,8 +120,8 @@ export class ConsoleWebhooksController {
 
   @Get(':webhookId/settings')
   async settings(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
-    const subscription = await this.subscriptions.get(caller.session.accountId, webhookId);
-    sendPage(res, 200, settingsPage(caller.frame, { subscription, eventNames: EVENT_NAMES }));
+    const subscription = await this.subscriptions.get(caller.accountId, webhookId);
+    sendPage(res, 200, settingsPage(caller.frame, { subscription, eventNames: this.declared.eventNames }));
   }
 
   /** Edit: url, filters and signature schemes (PATCH's rules: URL policy, 409 on another subscription's URL, filters replace). */
@@ -129,17 +130,21 @@ export class ConsoleWebhooksController {
     const form = subscriptionForm(caller);
     try {
       const location = await this.forms.once(caller.session, caller.formToken, async () => {
-        await this.subscriptions.update(consoleContext(caller), webhookId, await updateInput(form));
+        await this.subscriptions.update(consoleContext(caller), webhookId, await updateInput(form, this.declared.eventNames));
         return `/console/webhooks/${webhookId}?done=saved`;
       });
       res.redirect(303, location);
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind === 'not_found' || error.code === 'formTokenMissing') throw error;
-      const subscription = await this.subscriptions.get(caller.session.accountId, webhookId);
+      const subscription = await this.subscriptions.get(caller.accountId, webhookId);
       sendPage(
         res,
         STATUS_BY_KIND[error.kind],
-        settingsPage(caller.frame, { subscription, eventNames: EVENT_NAMES, form }, refusal(error, 'The changes were not saved.')),
+        settingsPage(
+          caller.frame,
+          { subscription, eventNames: this.declared.eventNames, form },
+          refusal(error, 'The changes were not saved.'),
+        ),
       );
     }
   }
@@ -158,10 +163,7 @@ export class ConsoleWebhooksController {
   @Post(':webhookId/rotate')
   async rotate(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
     const location = await this.forms.once(caller.session, caller.formToken, async () => {
-      const { signingSecret, publicKey, previousSecretExpiresAt } = await this.subscriptions.rotateSecret(
-        caller.session.accountId,
-        webhookId,
-      );
+      const { signingSecret, publicKey, previousSecretExpiresAt } = await this.subscriptions.rotateSecret(caller.accountId, webhookId);
       const note = await this.forms.keepNote(caller.session, 'signingSecret', webhookId, {
         reason: 'rotated',
         signingSecret,
@@ -175,13 +177,13 @@ export class ConsoleWebhooksController {
 
   @Get(':webhookId/delete')
   async confirmDelete(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
-    sendPage(res, 200, deleteConfirmPage(caller.frame, await this.subscriptions.get(caller.session.accountId, webhookId)));
+    sendPage(res, 200, deleteConfirmPage(caller.frame, await this.subscriptions.get(caller.accountId, webhookId)));
   }
 
   @Post(':webhookId/delete')
   async remove(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
     const location = await this.forms.once(caller.session, caller.formToken, async () => {
-      await this.subscriptions.remove(caller.session.accountId, webhookId);
+      await this.subscriptions.remove(caller.accountId, webhookId);
       return '/console/webhooks?done=deleted';
     });
     res.redirect(303, location);

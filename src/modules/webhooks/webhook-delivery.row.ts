@@ -41,6 +41,8 @@ export interface DeliverySubscription {
   rateLimitPerSecond?: number | null;
   /** Ordered (issue 31): its new deliveries go in the feed's order, one at a time. */
   ordered?: boolean;
+  /** Send the attempt's W3C traceparent to the receiver (an extension; off by default). */
+  traceContext?: boolean;
 }
 
 /** A claimed attempt: the delivery with its subscription, and what its envelope is built from (loaded with the claim). */
@@ -83,6 +85,7 @@ export const DELIVERY_SUBSCRIPTION_COLUMNS = columns<DeliverySubscription>({
   dark: { column: 'dark_since IS NOT NULL', decode: (value) => value === true },
   rateLimitPerSecond: 'rate_limit_per_second',
   ordered: 'ordered',
+  traceContext: 'trace_context',
 });
 
 /** `d.… AS "…", s.… AS "…"`: the select list of a delivery joined (as `d`) with its subscription (as `s`). */

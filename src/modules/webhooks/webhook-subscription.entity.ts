@@ -47,6 +47,8 @@ export class WebhookSubscriptionEntity {
         WHERE ${alias}.ordered AND w.subscription_id = ${alias}.id AND w.order_tx IS NOT NULL AND w.status = 'pending'`,
   })
   waitingDeliveries: number;
+  /** Send each attempt's W3C traceparent to the receiver (an extension, docs/webhooks.md); off by default. */
+  @Column({ name: 'trace_context', type: 'boolean', default: false }) traceContext: boolean;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }

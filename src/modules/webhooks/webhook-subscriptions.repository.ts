@@ -11,6 +11,7 @@ export interface SubscriptionChanges {
   enabled?: boolean;
   rateLimitPerSecond?: number | null;
   ordered?: boolean;
+  traceContext?: boolean;
   disabledReason?: null;
   consecutiveFailures?: 0;
   backpressureUntil?: null;

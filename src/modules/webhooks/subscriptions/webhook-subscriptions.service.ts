@@ -49,6 +49,7 @@ import {
   WebhookNotFoundError,
   WebhookUrlError,
 } from '../webhooks.errors';
+import { WEBHOOK_IDS } from '../webhooks.ids';
 
 export interface CreateWebhookInput {
   url: string;
@@ -59,6 +60,8 @@ export interface CreateWebhookInput {
   rateLimitPerSecond?: number | null;
   /** Ordered endpoint (an extension): absent is false. */
   ordered?: boolean;
+  /** Trace context to the receiver (an extension): off when absent. */
+  traceContext?: boolean;
 }
 
 export interface UpdateWebhookInput {
@@ -69,6 +72,7 @@ export interface UpdateWebhookInput {
   /** null switches pacing off. */
   rateLimitPerSecond?: number | null;
   ordered?: boolean;
+  traceContext?: boolean;
 }
 
 /**
@@ -89,7 +93,7 @@ export class WebhookSubscriptionsService {
   async create(ctx: RequestContext, input: CreateWebhookInput): Promise<CreatedWebhookSubscriptionResponse> {
     // DNS runs before the transaction opens: a slow resolver must not hold a connection.
     const url = await this.checkedUrl(input.url);
-    const id = newId('subscription');
+    const id = newId(WEBHOOK_IDS.subscription);
     const signingSecret = newSigningSecret();
     const row = Object.assign(new WebhookSubscriptionEntity(), {
       id,
@@ -101,6 +105,7 @@ export class WebhookSubscriptionsService {
       maxRetries: input.maxRetries ?? SUBSCRIPTION_LIMITS.maxRetriesDefault,
       rateLimitPerSecond: input.rateLimitPerSecond ?? null,
       ordered: input.ordered ?? false,
+      traceContext: input.traceContext ?? false,
       signingSecret: this.secrets.seal(signingSecret, id),
       previousSecret: null,
       previousSecretExpiresAt: null,
@@ -130,6 +135,7 @@ export class WebhookSubscriptionsService {
     if (input.enabled !== undefined) changes.enabled = input.enabled;
     if (input.rateLimitPerSecond !== undefined) changes.rateLimitPerSecond = input.rateLimitPerSecond;
     if (input.ordered !== undefined) changes.ordered = input.ordered;
+    if (input.traceContext !== undefined) changes.traceContext = input.traceContext;
     // Spec 3.4: enabling clears the reason and restarts the count of consecutive failures.
     // (And closes any back-pressure window: a fresh start.)
     if (input.enabled === true) Object.assign(changes, { disabledReason: null, consecutiveFailures: 0, backpressureUntil: null });
@@ -195,7 +201,7 @@ export class WebhookSubscriptionsService {
    * A disabled subscription gets nothing delivered (the engine's rule), so the test is refused up front.
    */
   async sendTest(ctx: RequestContext, id: string, eventName: string): Promise<TestDeliveryResponse> {
-    const deliveryId = newId('delivery');
+    const deliveryId = newId(WEBHOOK_IDS.delivery);
     try {
       await this.uow.run(ctx, async (tx) => {
         const subscription = await this.repository.find(ctx.accountId, id, tx.manager);
@@ -239,7 +245,7 @@ export class WebhookSubscriptionsService {
   ): Promise<Page<WebhookDeliveryResponse>> {
     const { cursor, limit, ...filter } = query;
     await this.mustExist(accountId, id);
-    if (cursor !== undefined && !(isIdOf('delivery', cursor) && (await this.repository.deliveryExists(accountId, id, cursor)))) {
+    if (cursor !== undefined && !(isIdOf(WEBHOOK_IDS.delivery, cursor) && (await this.repository.deliveryExists(accountId, id, cursor)))) {
       throw new UnknownDeliveryCursorError();
     }
     const rows = await this.repository.listDeliveries(accountId, id, cursor, limit + 1, filter);
@@ -274,7 +280,7 @@ export class WebhookSubscriptionsService {
   /** One row of the delivery log, with every attempt; another subscription's (or account's) delivery is a 404. */
   async delivery(accountId: string, id: string, deliveryId: string): Promise<WebhookDeliveryResponse> {
     await this.mustExist(accountId, id);
-    const row = isIdOf('delivery', deliveryId) ? await this.repository.findDelivery(accountId, id, deliveryId) : null;
+    const row = isIdOf(WEBHOOK_IDS.delivery, deliveryId) ? await this.repository.findDelivery(accountId, id, deliveryId) : null;
     if (!row) throw new WebhookDeliveryNotFoundError(deliveryId);
     return toWebhookDeliveryResponse(row);
   }
@@ -289,7 +295,7 @@ export class WebhookSubscriptionsService {
   async retryDelivery(accountId: string, id: string, deliveryId: string): Promise<RetriedDeliveryResponse> {
     const subscription = await this.repository.find(accountId, id);
     if (!subscription) throw new WebhookNotFoundError(id);
-    const row = isIdOf('delivery', deliveryId) ? await this.repository.findDelivery(accountId, id, deliveryId) : null;
+    const row = isIdOf(WEBHOOK_IDS.delivery, deliveryId) ? await this.repository.findDelivery(accountId, id, deliveryId) : null;
     if (!row) throw new WebhookDeliveryNotFoundError(deliveryId);
     if (!subscription.enabled) throw new WebhookDisabledForDeliveryError(id, 'retry');
     if (row.inFlightUntil !== null) throw new DeliveryInFlightError(deliveryId);

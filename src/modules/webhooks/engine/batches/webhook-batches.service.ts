@@ -5,6 +5,7 @@ import { WebhookAdmission } from '../admission/webhook-admission.service';
 import { WebhookClaims } from '../claims/webhook-claims.service';
 import { WebhookAttemptPipeline } from '../pipeline/webhook-attempt-pipeline.service';
 import { batchClaimSize, BATCH_MAX, loopEnds, mergeFrom } from './webhook-batch.rules';
+import { claimSpans } from '../webhook-spans';
 
 /** A subscription's loop running in this process: where its claims start, and whether a wake-up arrived during the last claim. */
 interface Loop {
@@ -147,7 +148,9 @@ export class WebhookBatches {
           break;
         }
         const subscription = { accountId: wake.accountId, id: wake.subscriptionId };
+        const claimedAt = performance.now();
         const { works, claimed } = await this.claims.claimDue(subscription, loop.fromId, size, loop.ordered);
+        claimSpans(works, claimedAt);
         if (works[0]) this.rates.set(wake.subscriptionId, works[0].subscription.rateLimitPerSecond ?? null);
         if (works[0]) this.learnOrdered(wake.subscriptionId, works[0].subscription.ordered === true, loop);
         headClaimed = works.some((work) => work.inOrder);

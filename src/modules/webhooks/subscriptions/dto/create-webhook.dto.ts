@@ -112,6 +112,10 @@ export class CreateWebhookDto {
   @OptionalNotNull()
   @IsBoolean()
   ordered?: boolean;
+  /** Extension: send each attempt's W3C traceparent (docs/webhooks.md "Trace context"); default false. */
+  @OptionalNotNull()
+  @IsBoolean()
+  traceContext?: boolean;
 }
 
 /**

@@ -33,4 +33,9 @@ export class UpdateWebhookDto {
   @OptionalNotNull()
   @IsBoolean()
   ordered?: boolean;
+
+  /** An extension: send each attempt's W3C traceparent, or stop. */
+  @OptionalNotNull()
+  @IsBoolean()
+  traceContext?: boolean;
 }
