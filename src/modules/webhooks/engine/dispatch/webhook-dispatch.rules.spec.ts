@@ -89,3 +89,29 @@ describe('wakesOf', () => {
     expect(wakesOf([])).toEqual([]);
   });
 });
+
+describe('ordered subscriptions (issue 31)', () => {
+  it("gives an ordered subscription's delivery its event's transaction, and no other", () => {
+    const withTx = [{ id: 'evt_1', accountId: 'acct_a', eventName: 'property.create', txId: '981' }];
+    const deliveries = fanOut(withTx, [
+      { eventId: 'evt_1', subscriptionId: 'sub_ordered', eventFilters: ['*'], ordered: true },
+      { eventId: 'evt_1', subscriptionId: 'sub_plain', eventFilters: ['*'], ordered: false },
+    ]);
+    expect(deliveries.map((d) => [d.subscriptionId, d.orderTx])).toEqual([
+      ['sub_ordered', '981'],
+      ['sub_plain', undefined],
+    ]);
+  });
+
+  it('marks a wake-up ordered when any of its new deliveries is in an order', () => {
+    const wakes = wakesOf([
+      { id: 'whd_2', accountId: 'acct_a', subscriptionId: 'sub_o', ordered: false },
+      { id: 'whd_1', accountId: 'acct_a', subscriptionId: 'sub_o', ordered: true },
+      { id: 'whd_3', accountId: 'acct_a', subscriptionId: 'sub_p', ordered: false },
+    ]);
+    expect(wakes).toEqual([
+      { accountId: 'acct_a', subscriptionId: 'sub_o', fromId: 'whd_1', ordered: true },
+      { accountId: 'acct_a', subscriptionId: 'sub_p', fromId: 'whd_3' },
+    ]);
+  });
+});
