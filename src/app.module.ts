@@ -45,7 +45,7 @@ export function apiModules(_config: AppConfig) {
     ChecklistsHttpModule,
     BookingsHttpModule,
     JobRequestsHttpModule,
-    // Test helpers: test keys everywhere, live keys only where TEST_HELPERS_ENABLED=true (TestHelpersGuard).
+    // Test helpers: test keys everywhere, live keys only where TEST_HELPERS_ENABLED=true (@TestModeOnly, read by the key guard).
     JobRequestTestHelpersModule,
     RemindersHttpModule,
     WebhooksHttpModule,

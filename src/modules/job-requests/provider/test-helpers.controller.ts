@@ -1,4 +1,4 @@
-import { Body, Controller, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Param, Post } from '@nestjs/common';
 import { PostAction } from '../../../platform/http/post-routes';
 import { ok, RouteDoc, RouteDocOptions } from '../../../platform/openapi/route-doc';
 import { COMMENT_SHAPE } from '../chat/comment.response';
@@ -9,7 +9,7 @@ import { CommentsService } from '../chat/comments.service';
 import { ServiceProviderDto } from '../host/dto/job-parts.dto';
 import { AcceptDto, CompleteDto, PositionDto, ProviderCommentDto } from './dto/test-helpers.dto';
 import { JobLifecycleService } from './job-lifecycle.service';
-import { TestHelpersGuard } from './test-helpers.guard';
+import { TestModeOnly } from '../../auth/test-mode-only.decorator';
 
 /** A helper's documentation: test mode only (x-test-mode-only), the snapshot it answers, 409 for a move the job's status refuses. */
 const helperDoc = (summary: string, from: string, body?: object): RouteDocOptions => ({
@@ -24,10 +24,10 @@ const helperDoc = (summary: string, from: string, body?: object): RouteDocOption
 /**
  * Stripe-style test helpers: drive the provider side of a job (what the providers' apps do in
  * production) through the real state machine. They answer test keys everywhere and live keys only
- * where TEST_HELPERS_ENABLED=true (TestHelpersGuard); authenticated and account-scoped like every
+ * where TEST_HELPERS_ENABLED=true (@TestModeOnly, the key guard); authenticated and account-scoped like every
  * route. Each transition answers the rebuilt snapshot; an impossible one is a 409 invalidState.
  */
-@UseGuards(TestHelpersGuard)
+@TestModeOnly()
 @Controller('v1/testHelpers/jobRequests/:jobRequestId')
 export class JobRequestTestHelpersController {
   constructor(
