@@ -5,6 +5,7 @@ import { newId } from '../../platform/ids/ids';
 import { AccountEntity, Plan, SubscriptionStatus } from './account.entity';
 import { ApiKeyEntity, ApiKeyKind } from './api-key.entity';
 import { generateApiKey, hashApiKey } from './auth.rules';
+import { AUTH_IDS } from './auth.ids';
 
 /** The window of `accounts:legacy-usage`. */
 export const LEGACY_USAGE_DAYS = 30;
@@ -45,7 +46,7 @@ export class AccountsService {
   async createAccount(input: { name: string; plan: Plan; active: boolean }): Promise<{ accountId: string } & IssuedKey> {
     return this.dataSource.transaction(async (manager) => {
       const account = manager.create(AccountEntity, {
-        id: newId('account'),
+        id: newId(AUTH_IDS.account),
         name: input.name,
         plan: input.plan,
         subscriptionStatus: input.active ? 'active' : 'inactive',
@@ -99,7 +100,7 @@ export class AccountsService {
       `INSERT INTO accounts (id, name, plan, subscription_status, live_account_id)
        SELECT $2, name || ' (test mode)', plan, subscription_status, id FROM accounts WHERE id = $1 AND live_account_id IS NULL
        ON CONFLICT (live_account_id) WHERE live_account_id IS NOT NULL DO NOTHING`,
-      [liveAccountId, newId('sandbox')],
+      [liveAccountId, newId(AUTH_IDS.sandbox)],
     );
     const made = await this.sandboxOf(liveAccountId, manager);
     if (!made) throw new NotFoundError('Account', liveAccountId);
@@ -176,7 +177,7 @@ export class AccountsService {
     { label, test }: { label?: string; test: boolean },
   ): Promise<IssuedKey> {
     const apiKey = generateApiKey({ test });
-    const id = newId('apiKey');
+    const id = newId(AUTH_IDS.apiKey);
     await manager
       .getRepository(ApiKeyEntity)
       .insert({ id, accountId, kind, test, keyHash: hashApiKey(apiKey), label: label ?? null, lastFour: apiKey.slice(-4) });

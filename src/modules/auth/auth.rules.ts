@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ID_PREFIX } from '../../platform/ids/ids';
 import { Plan, SubscriptionStatus } from './account.entity';
+import { AUTH_IDS } from './auth.ids';
 
 const KEY_PREFIX = 'popk_';
 /** A test key's prefix: what tells a reader (and a secret scanner) it is harmless. The flag the guard reads is the key row's. */
@@ -13,7 +13,7 @@ export function generateApiKey(options: { test?: boolean } = {}): string {
 
 /** Whether the account is a sandbox (its id says so: sandboxes are minted as `sbx_…`). */
 export function isSandboxAccount(accountId: string): boolean {
-  return accountId.startsWith(`${ID_PREFIX.sandbox}_`);
+  return accountId.startsWith(`${AUTH_IDS.sandbox.prefix}_`);
 }
 
 /** The header on every response to a test key and every webhook delivery from a sandbox. */

@@ -15,6 +15,8 @@ export interface EnvelopeSource {
   createdAt: string;
   eventName: string;
   results: unknown[];
+  /** The event writer's W3C trace context (never in the body): the attempt's span continues that trace. */
+  traceparent?: string | null;
 }
 
 export interface WebhookEnvelope extends EnvelopeSource {
@@ -81,6 +83,8 @@ export interface DeliveryHeadersInput {
   retryCount: number;
   maxRetries: number;
   userAgent: string;
+  /** W3C trace context sent to the receiver (the subscription's traceContext option, an extension); none when absent. */
+  traceparent?: string | null;
 }
 
 /** The headers of one attempt: spec 6.1's, plus user-agent; webhook-id is the delivery id, stable across retries. */
@@ -105,6 +109,7 @@ export function deliveryHeaders(input: DeliveryHeadersInput): Record<string, str
     'webhook-retry-count': String(input.retryCount),
     'webhook-max-retries': String(input.maxRetries),
     ...(isSandboxAccount(input.accountId) ? { [TEST_MODE_HEADER.toLowerCase()]: 'true' } : {}),
+    ...(input.traceparent ? { traceparent: input.traceparent } : {}),
   };
 }
 
@@ -116,6 +121,7 @@ export function eventEnvelopeSource(event: {
   createdAt: Date;
   eventName: string;
   results: unknown[];
+  traceparent?: string | null;
 }): EnvelopeSource {
   return {
     clientRequestId: event.clientRequestId,
@@ -124,6 +130,7 @@ export function eventEnvelopeSource(event: {
     createdAt: event.createdAt.toISOString(),
     eventName: event.eventName,
     results: event.results,
+    traceparent: event.traceparent,
   };
 }
 
