@@ -5,7 +5,6 @@ import { AddressInfo } from 'node:net';
 import { createPlatformClient, must, PlatformApiError } from '../../clients/typescript/src';
 import { AccountsService } from '../../src/modules/auth/accounts.service';
 import { SandboxResetService } from '../../src/modules/sandbox/sandbox-reset.service';
-import { TENANT_TABLES } from '../../src/modules/sandbox/sandbox-tables';
 import { ApiClient, appSuite, clientFor, createAccount, TestAccount, TestApp } from '../support/app';
 import { validBooking } from '../support/bookings';
 import { feedEvents } from '../support/events';
@@ -254,10 +253,11 @@ describe('test mode', () => {
       `SELECT DISTINCT c.table_name FROM information_schema.columns c JOIN pg_class k ON k.relname = c.table_name
         WHERE c.column_name = 'account_id' AND c.table_schema = 'public' AND NOT k.relispartition AND c.table_name NOT LIKE '%_unpartitioned'`,
     );
-    const declared = new Set(TENANT_TABLES.map((x) => x.table));
+    const tenantTables = t.app.get(SandboxResetService).tables;
+    const declared = new Set(tenantTables.map((x) => x.table));
     const undeclared = tables.map((x) => x.table_name).filter((n) => !declared.has(n) && n !== 'api_keys' && !n.startsWith('console_'));
     expect(undeclared).toEqual([]);
-    for (const { table } of TENANT_TABLES) {
+    for (const { table } of tenantTables) {
       const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE account_id = $1`, [reset.sandboxAccountId]);
       expect({ table, n }).toEqual({ table, n: 0 });
     }

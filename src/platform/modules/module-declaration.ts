@@ -1,4 +1,5 @@
 import type { IdKind } from '../ids/ids';
+import type { TenantTable } from '../database/tenant-tables';
 import type { ReadShape } from '../openapi/read-shape';
 
 /** One event a module publishes: its row in docs/events.md and its webhook in the OpenAPI document. */
@@ -23,6 +24,8 @@ export interface ModuleDeclaration {
   readonly shapes?: readonly ReadShape[];
   readonly examples?: Readonly<Record<string, unknown>>;
   readonly events?: Readonly<Record<string, EventDescription>>;
+  /** The tables whose rows belong to an account (`account_id`): what clearing a sandbox deletes (docs/test-mode.md). */
+  readonly tenantTables?: readonly TenantTable[];
 }
 
 /**
@@ -45,6 +48,7 @@ export interface Declarations {
   readonly examples: Readonly<Record<string, unknown>>;
   readonly events: Readonly<Record<string, EventDescription>>;
   readonly eventNames: readonly string[];
+  readonly tenantTables: readonly TenantTable[];
 }
 
 /** Nest token of the assembled declarations (DeclarationsModule.forRoot). */
@@ -73,12 +77,14 @@ export function assembleDeclarations(modules: Readonly<Record<string, ModuleDecl
   const shapes = new Map<string, ReadShape>();
   const examples = new Map<string, unknown>();
   const events = new Map<string, EventDescription>();
+  const tenantTables = new Map<string, TenantTable>();
   for (const [module, declaration] of Object.entries(modules)) {
     gather(ids, declaration.ids, 'the id kind', module, (kind) => kind.prefix);
     gather(exampleIds, declaration.exampleIds, 'the example id', module);
     gather(shapes, Object.fromEntries((declaration.shapes ?? []).map((shape) => [shape.name, shape])), 'the read shape', module);
     gather(examples, declaration.examples, 'the example of', module);
     gather(events, declaration.events, 'the event', module);
+    gather(tenantTables, Object.fromEntries((declaration.tenantTables ?? []).map((t) => [t.table, t])), 'the tenant table', module);
   }
   return {
     ids,
@@ -87,5 +93,6 @@ export function assembleDeclarations(modules: Readonly<Record<string, ModuleDecl
     examples: Object.fromEntries(examples),
     events: Object.fromEntries(events),
     eventNames: [...events.keys()],
+    tenantTables: [...tenantTables.values()],
   };
 }
