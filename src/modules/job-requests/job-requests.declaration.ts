@@ -147,6 +147,7 @@ export const JOB_REQUESTS = declareModule({
       results: '`[comment]`: the comment record of `docs/job-requests.md`',
     },
   },
+  tags: { JobRequests: 'Jobs offered to service providers, their chat and payment status.', Comments: "A job's chat." },
 });
 
 declare module '../../platform/modules/module-declaration' {

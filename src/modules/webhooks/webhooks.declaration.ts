@@ -144,6 +144,10 @@ export const WEBHOOKS = declareModule({
       results: '`{subscriptionId, url, darkSince, recoveredAt, deliveryId}`',
     },
   },
+  tags: {
+    Webhooks: 'Signed webhook subscriptions, test deliveries and the delivery log.',
+    WebhookReplays: 'Replays of a window of the event log to a subscription, and their progress (extension).',
+  },
 });
 
 declare module '../../platform/modules/module-declaration' {
