@@ -22,24 +22,11 @@ const BODY_PROBLEMS = [413, 415];
 /** An @Idempotent route: its key's first request still running (409), the key reused with another request (422). */
 const IDEMPOTENCY_PROBLEMS = [409, 422];
 
+/** Each tag's description: the modules declare theirs; these two routes serve the whole house. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  Health: 'Liveness of the service and its dependencies.',
+  ...DECLARED.tags,
   OpenApi: 'This document.',
   Mcp: 'The MCP server for AI assistants: the tools of docs/assistants.md over one JSON-RPC endpoint.',
-  Properties: 'The root resource: create it first.',
-  PropertyPictures: 'Pictures: the service downloads the image and serves its own copy.',
-  Checklists: 'Checklists of tasks, with server-minted task ids.',
-  Bookings: 'Bookings; creating one triggers the scheduling automation.',
-  Reminders: "Reminders, and the bookings' automatic turnover reminders.",
-  JobRequests: 'Jobs offered to service providers, their chat and payment status.',
-  Comments: "A job's chat.",
-  Webhooks: 'Signed webhook subscriptions, test deliveries and the delivery log.',
-  Events: 'The event feed: the backfill source for webhooks.',
-  WebhookReplays: 'Replays of a window of the event log to a subscription, and their progress (extension).',
-  CalendarFeeds: "Listings' iCal links the worker syncs into a property's bookings (extension).",
-  JobRequestTestHelpers:
-    "Test mode only (x-test-mode-only): the provider side of a job, simulated for a test key's sandbox in every environment (docs/test-mode.md).",
-  Legacy: 'The deprecated legacy batched API and its unsigned webhook: legacy keys only, shut down at the sunset (docs/legacy.md).',
 };
 
 /**

@@ -47,21 +47,6 @@ export const LAST = [
   'DELETE /v1/calendarFeeds/{calendarFeedId}',
   'DELETE /v1/properties/{propertyId}',
 ];
-/** Which placeholder a create's answer replaces, and from which field. */
-const CREATES: Record<string, [string, string]> = {
-  'POST /v1/properties': ['propertyId', 'propertyId'],
-  'POST /v1/propertyPictures': ['pictureId', 'pictureId'],
-  'POST /v1/checklists': ['checklistId', 'checklistId'],
-  'POST /v1/bookings': ['bookingId', 'bookingId'],
-  'POST /v1/reminders': ['reminderId', 'reminderId'],
-  'POST /v1/jobRequests': ['jobRequestId', 'jobRequestId'],
-  'POST /v1/webhooks': ['webhookId', 'id'],
-  'POST /legacy/batch': ['legacyBatchId', 'batchId'],
-  'POST /v1/properties/{propertyId}/calendarFeeds': ['calendarFeedId', 'id'],
-  'POST /v1/webhooks/{webhookId}/test': ['deliveryId', 'deliveryId'],
-  'POST /v1/webhooks/{webhookId}/replay': ['replayId', 'id'],
-};
-
 /** The example URLs, swapped for local ones below (the modules' example ids are swapped as their resources are created). */
 const EXAMPLE = {
   pictureSourceUrl: PROPERTY_EXAMPLES.pictureSourceUrl,
@@ -201,10 +186,15 @@ export class ExampleRequests {
     return body === undefined ? req : req.send(body as object);
   }
 
-  /** After a create's example: its placeholder id now stands for the created resource. */
-  record(op: Op, res: request.Response): void {
-    const created = CREATES[op.key];
-    if (created) this.swaps.set(DECLARED.exampleIds[created[0]], res.body[created[1]]);
+  /**
+   * After an example that created something (its answer's first field an id not seen yet): the declared
+   * example id of that kind (the same prefix) stands for it from now on.
+   */
+  record(_op: Op, res: request.Response): void {
+    const id: unknown = res.body && typeof res.body === 'object' ? Object.values(res.body as object)[0] : undefined;
+    if (typeof id !== 'string' || !id.includes('_')) return;
+    const placeholder = Object.values(DECLARED.exampleIds).find((example) => example.split('_')[0] === id.split('_')[0]);
+    if (placeholder && !this.swaps.has(placeholder)) this.swaps.set(placeholder, id);
   }
 
   /** Posts a comment with a picture to the example job (multipart), which `commentId` then stands for. */

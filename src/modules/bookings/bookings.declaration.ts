@@ -69,6 +69,7 @@ export const BOOKINGS = declareModule({
       results: '`[booking]`: the booking as it was just before deletion',
     },
   },
+  tags: { Bookings: 'Bookings; creating one triggers the scheduling automation.' },
 });
 
 declare module '../../platform/modules/module-declaration' {

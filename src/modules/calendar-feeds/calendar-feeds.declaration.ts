@@ -51,6 +51,7 @@ export const CALENDAR_FEEDS = declareModule({
       results: '`[feed]`: `status: ok`, `lastError: null`',
     },
   },
+  tags: { CalendarFeeds: "Listings' iCal links the worker syncs into a property's bookings (extension)." },
 });
 
 declare module '../../platform/modules/module-declaration' {

@@ -76,6 +76,7 @@ export const CHECKLISTS = declareModule({
       results: '`[checklist]`: the checklist as it was just before deletion',
     },
   },
+  tags: { Checklists: 'Checklists of tasks, with server-minted task ids.' },
 });
 
 declare module '../../platform/modules/module-declaration' {

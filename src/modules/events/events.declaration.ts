@@ -23,6 +23,7 @@ export const EVENTS = declareModule({
       results: [],
     },
   },
+  tags: { Events: 'The event feed: the backfill source for webhooks.' },
 });
 
 declare module '../../platform/modules/module-declaration' {

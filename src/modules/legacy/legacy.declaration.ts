@@ -78,6 +78,9 @@ export const LEGACY = declareModule({
         "`[{clientRequestId, entity, action, code, errors: [{pointer, detail}]}]`: `code` and `errors` as the Platform problem would have named them (pointers into the record's `data` or `changes`)",
     },
   },
+  tags: {
+    Legacy: 'The deprecated legacy batched API and its unsigned webhook: legacy keys only, shut down at the sunset (docs/legacy.md).',
+  },
 });
 
 declare module '../../platform/modules/module-declaration' {

@@ -92,6 +92,10 @@ export const PROPERTIES = declareModule({
       results: '`[picture]`: the picture as it was',
     },
   },
+  tags: {
+    Properties: 'The root resource: create it first.',
+    PropertyPictures: 'Pictures: the service downloads the image and serves its own copy.',
+  },
 });
 
 declare module '../../platform/modules/module-declaration' {

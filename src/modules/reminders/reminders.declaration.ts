@@ -63,6 +63,7 @@ export const REMINDERS = declareModule({
       results: '`[reminder]`: the reminder as it was just before deletion',
     },
   },
+  tags: { Reminders: "Reminders, and the bookings' automatic turnover reminders." },
 });
 
 declare module '../../platform/modules/module-declaration' {
