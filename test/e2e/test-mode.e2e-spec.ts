@@ -235,6 +235,15 @@ describe('test mode', () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformApiError);
     expect((error as PlatformApiError).status).toBe(404);
+    // The provider side, through the same typed client.
+    const job = await createJob(test, created.propertyId);
+    const accepted = await must(
+      sdk.api.POST('/v1/testHelpers/jobRequests/{jobRequestId}/accept', {
+        params: { path: { jobRequestId: job.jobRequestId } },
+        body: { email: ANN },
+      }),
+    );
+    expect(accepted.status).toBe(2);
   });
 
   it('clearing the sandbox deletes its data in every declared table, keeps live data and the test key', async () => {
