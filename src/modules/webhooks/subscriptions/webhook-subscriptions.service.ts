@@ -3,7 +3,7 @@ import { RequestContext } from '../../../platform/context/request-context';
 import { UnitOfWork } from '../../../platform/database/unit-of-work';
 import { isIdOf, newId } from '../../../platform/ids/ids';
 import { OutboundUrlPolicy } from '../../../platform/net/outbound-url-policy';
-import { UrlPolicyError, urlTooLongMessage } from '../../../platform/net/url-policy.rules';
+import { URL_MAX_LENGTH, UrlPolicyError, urlTooLongMessage } from '../../../platform/net/url-policy.rules';
 import { Page, toPage, unpaginated } from '../../../platform/pagination/page';
 import { SecretBox } from '../../../platform/secrets/secret-box';
 import {
@@ -324,7 +324,7 @@ export class WebhookSubscriptionsService {
     }
     // The DTO counts the url as sent; percent-encoding can make it several times longer, past what the
     // unique (account, url) index can hold.
-    const max = SUBSCRIPTION_LIMITS.urlMax;
+    const max = URL_MAX_LENGTH;
     if (url.length > max) throw new WebhookUrlError('malformed', urlTooLongMessage(max));
     return url;
   }
