@@ -120,6 +120,17 @@ export class WebhookClaimsRepository {
     return row?.state ?? 'none';
   }
 
+  /** The events of the next `limit` pending deliveries in a subscription's order, in order (index webhook_deliveries_order_idx). */
+  async eventsAhead(subscriptionId: string, limit: number): Promise<Array<{ accountId: string; id: string }>> {
+    const rows: Array<{ account_id: string; event_id: string }> = await this.dataSource.query(
+      `SELECT account_id, event_id FROM webhook_deliveries
+        WHERE subscription_id = $1 AND order_tx IS NOT NULL AND status = 'pending'
+        ORDER BY order_tx, event_id LIMIT $2`,
+      [subscriptionId, limit],
+    );
+    return rows.map((row) => ({ accountId: row.account_id, id: row.event_id }));
+  }
+
   /** Extends this worker's claims on attempts still running; one statement for all of them. */
   async renewClaims(ids: string[], leaseMs: number): Promise<void> {
     await this.dataSource.query(

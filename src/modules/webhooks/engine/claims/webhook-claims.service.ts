@@ -21,6 +21,8 @@ const CLAIM_RENEW_MS = 1_500;
  */
 const QUERY_BATCH = 100;
 const QUERIES_IN_PARALLEL = 1;
+/** Events of an ordered subscription's next deliveries loaded with the head's (see claimDue). */
+const ORDER_AHEAD = 100;
 /** Lost attempts found per sweep run. */
 const LOST_BATCH = 500;
 
@@ -92,7 +94,12 @@ export class WebhookClaims {
     for (const row of rows) this.hold(row.id);
     let sources: Map<string, EnvelopeSource>;
     try {
-      sources = await this.envelopes.of(rows.flatMap((row) => (row.eventId ? [{ accountId: row.accountId, id: row.eventId }] : [])));
+      const refs = rows.flatMap((row) => (row.eventId ? [{ accountId: row.accountId, id: row.eventId }] : []));
+      // An ordered subscription is claimed one delivery at a time: the events of the next ones in its order
+      // are loaded with this one's when it is not in memory, one event query per ORDER_AHEAD deliveries, not one each.
+      const missing = ordered && rows.some((row) => row.inOrder && row.eventId !== null && !this.envelopes.has(row.eventId));
+      const ahead = missing ? await this.repository.eventsAhead(subscription.id, ORDER_AHEAD) : [];
+      sources = await this.envelopes.of([...refs, ...ahead]);
     } catch (error) {
       // None will be sent: the claims go back, or (database gone) run out for the sweep. Left held, they would be
       // renewed for ever once the database is back: pending, claimed, never sent (an outage between the two statements).

@@ -17,6 +17,11 @@ export class WebhookEnvelopeSources {
 
   constructor(private readonly events: EventsService) {}
 
+  /** Whether this event's envelope source is in memory (an ordered claim then loads no events ahead). */
+  has(eventId: string): boolean {
+    return this.recent.has(eventId);
+  }
+
   /** Envelope sources of these events (each of its account): recent ones from memory, the others in one query. */
   async of(refs: Array<{ accountId: string; id: string }>): Promise<Map<string, EnvelopeSource>> {
     // Collected into a map of this call's own: another batch may empty the shared one while this one waits.
