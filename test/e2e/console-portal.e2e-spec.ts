@@ -75,6 +75,20 @@ describe('webhook portal over HTTP', () => {
     expect(on.publicKey).not.toBe(publicKey);
   });
 
+  it('turns ordered on when adding, says so on the subscription page, and off from the settings (issue 31)', async () => {
+    const { api } = engine.started();
+    const receiver = await engine.receiver();
+    const { id } = await add({ url: `${receiver.url}/ordered`, eventFilters: 'property.*', ordered: 'on' });
+    expect(await subscriptionOf(api, id)).toMatchObject({ ordered: true, waitingDeliveries: 0 });
+    const page = (await session.get(`/console/webhooks/${id}`).expect(200)).text;
+    expect(pageText(page)).toContain("one at a time, in the feed's order; 0 waiting");
+    const settingsPage = (await session.get(`/console/webhooks/${id}/settings`).expect(200)).text;
+    expect(settingsPage).toMatch(/<input id="ordered" name="ordered" type="checkbox" value="on" checked/);
+    // Unticked: the box sends nothing.
+    await session.post(`/console/webhooks/${id}`, { url: `${receiver.url}/ordered`, eventFilters: 'property.*' }).expect(303);
+    expect((await subscriptionOf(api, id)).ordered).toBe(false);
+  });
+
   it('shows each attempt’s request as the receiver got it (headers in order, payload byte for byte), statuses in words', async () => {
     const { t, account } = engine.started();
     const receiver = await engine.receiver();
