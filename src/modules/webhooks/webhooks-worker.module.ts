@@ -28,6 +28,7 @@ import { WebhookAttemptsRepository } from './engine/settlement/webhook-attempts.
 import { WebhookOperationalEvents } from './engine/settlement/webhook-operational-events.service';
 import { WebhookReplaySelector } from './replay/webhook-replay-selector';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { Sql } from '../../platform/database/sql';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookQueueModule } from './webhook-queue.module';
 import { WebhookReplaysRepository } from './webhook-replays.repository';
@@ -48,6 +49,8 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     WebhookQueueModule,
   ],
   providers: [
+    // Prepared statements (an ordered subscription's claim: planned once per connection).
+    Sql,
     // What the engine shares with the API side.
     WebhookDeliveriesRepository,
     WebhookSubscriptionsRepository,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SelectedRow } from '../../../../platform/database/columns';
+import { Sql } from '../../../../platform/database/sql';
 import { DeliveryRow, deliveryReturningList, deliveryRowSelectList, toDeliveryRow } from '../../webhook-delivery.row';
 import { orderHead, turnHasCome } from './webhook-order.sql';
 
@@ -16,7 +17,10 @@ export type HeadState = 'none' | 'in_flight' | 'not_due' | 'blocked';
  */
 @Injectable()
 export class WebhookClaimsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sql: Sql,
+  ) {}
 
   /**
    * Claims attempts and loads them for sending, in one statement for a whole batch: each delivery
@@ -85,7 +89,11 @@ export class WebhookClaimsRepository {
       : `UPDATE webhook_deliveries d
             SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $5::float8 / 1000)
            FROM due WHERE d.id = due.id AND d.id >= $3`;
-    const rows: SelectedRow[] = await this.dataSource.query(
+    // An ordered claim (one per delivery of the order, over every partition) is prepared: planning it each
+    // time cost more than running it. The unordered one is planned each time, its id range pruning partitions.
+    const run = (text: string, values: unknown[]): Promise<SelectedRow[]> =>
+      ordered ? this.sql.prepared('webhook_claim_ordered', text, values) : this.dataSource.query(text, values);
+    const rows: SelectedRow[] = await run(
       `WITH due AS (
          ${due}
        ), claimed AS (
@@ -112,7 +120,8 @@ export class WebhookClaimsRepository {
    * yet, or one before it not dispatched yet: the caller looks again shortly).
    */
   async headState(subscriptionId: string): Promise<HeadState> {
-    const [row]: Array<{ state: HeadState }> = await this.dataSource.query(
+    const [row] = await this.sql.prepared<{ state: HeadState }>(
+      'webhook_order_head_state',
       `SELECT CASE WHEN d.in_flight_until IS NOT NULL THEN 'in_flight' WHEN d.next_retry_at > now() THEN 'not_due' ELSE 'blocked' END AS state
          FROM webhook_deliveries d WHERE d.id = (${orderHead('$1')})`,
       [subscriptionId],
