@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { Pool } from 'undici';
-import { BENCH_DATABASE_URL, BENCH_REDIS_URL, productionEnv, SeededAccount, seedAccount, seedProperties, webhookEnv } from './env';
+import {
+  BENCH_DATABASE_URL,
+  BENCH_REDIS_PREFIX,
+  BENCH_REDIS_URL,
+  productionEnv,
+  SeededAccount,
+  seedAccount,
+  seedProperties,
+  webhookEnv,
+} from './env';
 import { BenchProcess, freePort, startApi, startNode, waitFor, waitForHttp } from './processes';
 import { PgBouncer, startPgBouncer } from '../../test/support/pgbouncer';
 
@@ -96,7 +105,12 @@ export class BenchContext {
   rawServer(): Promise<string> {
     return this.once('raw', async () => {
       const port = await freePort();
-      const input = JSON.stringify({ port, databaseUrl: BENCH_DATABASE_URL, redisUrl: BENCH_REDIS_URL });
+      const input = JSON.stringify({
+        port,
+        databaseUrl: BENCH_DATABASE_URL,
+        redisUrl: BENCH_REDIS_URL,
+        redisPrefix: `${BENCH_REDIS_PREFIX}-raw`,
+      });
       const raw = this.track(
         startNode('raw', join(__dirname, '..', 'baselines', 'raw-server.js'), { PATH: process.env.PATH ?? '' }, { args: [input] }),
       );

@@ -8,6 +8,7 @@ import { clientAddressKey, KeyDecision, rateLimitHeaders } from '../../platform/
 import { RateLimiter } from '../../platform/http/rate-limit.service';
 import { ApiRequest } from '../../platform/http/request-context';
 import { RouteFlag } from '../../platform/http/route-flag';
+import type { KeyRoutePlan } from './route-plans';
 import { InvalidApiKeyError, LegacyKeyRequiredError, SubscriptionInactiveError } from './auth.errors';
 import { BEARER_KEY_ACCEPTED } from './bearer-key.decorator';
 import { LEGACY_KEY_REQUIRED } from './legacy-key.decorator';
@@ -38,13 +39,23 @@ export class ApiKeyGuard implements CanActivate {
     private readonly metrics: Metrics,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.isPublic(context)) return true;
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const http = context.switchToHttp();
     const req = http.getRequest<ApiRequest>();
+    // The entry middleware has already checked the key with this route's plan (RoutePlans).
+    if (req.keyChecked || this.isPublic(context)) return true;
+    const plan = { isPublic: false, bearer: this.bearerRoute.of(this.reflector, context), legacy: this.needsLegacyKey(context) };
+    return this.authenticate(req, http.getResponse<Response>(), plan).then(() => true);
+  }
+
+  /**
+   * Authenticates and rate limits a request to a non-public route, setting req.caller and the limit
+   * headers, or throws the 401 / 403 / 429. Called by the entry middleware with the route's plan
+   * (before the body is read and before Nest's pipeline), and by canActivate for a route it did not plan.
+   */
+  async authenticate(req: ApiRequest, res: Response, plan: KeyRoutePlan): Promise<void> {
     // x-api-key first; the MCP endpoint also reads `Authorization: Bearer` (what MCP clients send).
-    const presented =
-      req.headers['x-api-key'] ?? (this.bearerRoute.of(this.reflector, context) ? bearerKeyOf(req.headers.authorization) : undefined);
+    const presented = req.headers['x-api-key'] ?? (plan.bearer ? bearerKeyOf(req.headers.authorization) : undefined);
     if (!looksLikeApiKey(presented)) return this.refuse(clientAddressKey(req.ip));
 
     const keyHash = hashApiKey(presented);
@@ -54,18 +65,18 @@ export class ApiKeyGuard implements CanActivate {
       void this.limiter.giveBack(keyHash, decision.took);
       throw new SubscriptionInactiveError();
     }
-    if (key.kind !== 'legacy' && this.needsLegacyKey(context)) {
+    if (key.kind !== 'legacy' && plan.legacy) {
       void this.limiter.giveBack(keyHash, decision.took);
       throw new LegacyKeyRequiredError();
     }
     this.auth.noteUse(key, new Date());
     req.caller = { accountId: key.accountId, apiKeyId: key.apiKeyId, keyKind: key.kind };
-    http.getResponse<Response>().set(rateLimitHeaders(decision, this.limiter.keyLimits));
+    res.set(rateLimitHeaders(decision, this.limiter.keyLimits));
     if (decision.outcome !== 'allowed') {
       this.metrics.rateLimitRejections.inc({ scope: 'key' });
       throw keyLimitError(decision, this.limiter.keyLimits);
     }
-    return true;
+    req.keyChecked = true;
   }
 
   private async lookUp(keyHash: Buffer, req: ApiRequest): Promise<[KeyRecord | undefined, KeyDecision]> {
