@@ -57,6 +57,7 @@ export async function invalidKeyFlood(ctx: BenchContext): Promise<Outcome> {
 
     const invalidKey = `popk_${randomBytes(32).toString('base64url')}`;
     const started = Date.now();
+    const cpuBefore = api.cpuMs();
     const flood = runJson<LoadResult>(join(__dirname, '..', 'support', 'load-child.js'), {
       origin,
       paths,
@@ -66,6 +67,8 @@ export async function invalidKeyFlood(ctx: BenchContext): Promise<Outcome> {
     });
     const during = await validClient(pool, account.apiKey, paths, started + FLOOD_SECONDS * 1000, started + 1000);
     const refused = await flood;
+    // The API's own CPU per answer through the flood (refusals and the valid client's reads), from /proc.
+    const apiCpuMsPerAnswer = (api.cpuMs() - cpuBefore) / (refused.total + during.count);
     const sample = await pool.request({ method: 'GET', path: paths[0], headers: { 'x-api-key': invalidKey } });
     const problem = (await sample.body.json()) as { code?: string };
 
@@ -84,6 +87,7 @@ export async function invalidKeyFlood(ctx: BenchContext): Promise<Outcome> {
       dishonest: problems.length ? problems.join('; ') : undefined,
       details: {
         refusalsPerSecond,
+        apiCpuMsPerAnswer,
         flood: refused,
         valid: { quiet, during },
         floodConnections: FLOOD_CONNECTIONS,
