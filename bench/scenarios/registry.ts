@@ -35,7 +35,8 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     id: 'S2P',
-    title: 'S2 through PgBouncer in transaction mode (DATABASE_POOLER=transaction) vs S2 direct (DATABASE_POOLER=none)',
+    title:
+      'S2 through PgBouncer in transaction mode (DATABASE_POOLER=transaction) vs S2 direct (DATABASE_POOLER=none); beside it, direct with transaction vs none',
     goal: 'recorded (the pooler’s cost)',
     run: propertyReadThroughPgBouncer,
   },

@@ -96,6 +96,19 @@ export class BenchContext {
     });
   }
 
+  /**
+   * A third production API connected directly, like S2's, but with the production default
+   * DATABASE_POOLER=transaction (unnamed statements, parsed and planned on every call) (S2P).
+   */
+  unpreparedReadApi(): Promise<{ origin: string }> {
+    return this.once('unpreparedReadApi', async () => {
+      await this.readApi(); // its seed
+      const { origin, process } = await startApi('unprepared-api', productionEnv({ DATABASE_POOLER: 'transaction' }));
+      this.track(process);
+      return { origin };
+    });
+  }
+
   /** Stops the shared production API (S7 measures a fresh one and wants the CPU to itself). */
   async stopReadApi(): Promise<void> {
     const api = this.cached.get('readApi') as Promise<{ process: BenchProcess }> | undefined;
