@@ -7,14 +7,15 @@ import tseslint from 'typescript-eslint';
 
 // Module boundaries (docs/architecture.md, "Module boundaries"). A module may use another module only through
 // its public surface: its module class, its services, its response types, its DTOs, its pure rules (constants and
-// functions with no state), its route decorators and the events catalogue; never its repositories, entities, processors or other internals.
+// functions with no state), its route decorators, the events catalogue, its declaration and its id kinds; never its repositories, entities,
+// processors or other internals.
 // no-restricted-imports sees only the import string, so "another module" is spelled per folder depth: from
 // src/modules/<m>/<d folders>/file.ts, `../` (d + 1 times) then a name reaches src/modules/<other>.
-const PUBLIC_SURFACE = String.raw`(?:[^/]+/)*(?:[^/]+\.(?:module|service|response|rules|decorator)|[^/]+-catalogue|dto/[^/]+)$`;
+const PUBLIC_SURFACE = String.raw`(?:[^/]+/)*(?:[^/]+\.(?:module|service|response|rules|decorator|declaration|ids)|[^/]+-catalogue|dto/[^/]+)$`;
 const anotherModulesInternals = (depth) => ({
   regex: String.raw`^(?:\.\./){${depth + 1}}(?!\.\.)[^/]+/(?!${PUBLIC_SURFACE})`,
   message:
-    'import another module only through its public surface (its *.module, *.service, *.response, *.rules, *.decorator, event-catalogue or dto/): never its repository, entity or other internal files',
+    'import another module only through its public surface (its *.module, *.service, *.response, *.rules, *.decorator, *.declaration, *.ids, event-catalogue or dto/): never its repository, entity or other internal files',
 });
 // Framework internals move between versions; the few we need are wrapped once in src/platform.
 const deepFrameworkImport = {

@@ -1,20 +1,9 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { AppConfig } from './config/config';
-import { AuthModule } from './modules/auth/auth.module';
-import { BookingsHttpModule } from './modules/bookings/bookings-http.module';
-import { CalendarFeedsHttpModule } from './modules/calendar-feeds/calendar-feeds-http.module';
-import { ChecklistsHttpModule } from './modules/checklists/checklists-http.module';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
-import { EventsHttpModule } from './modules/events/events-http.module';
-import { HealthHttpModule } from './modules/health/health-http.module';
-import { JobRequestsHttpModule } from './modules/job-requests/job-requests-http.module';
 import { JobRequestTestHelpersModule } from './modules/job-requests/provider/test-helpers.module';
-import { PropertiesHttpModule } from './modules/properties/properties-http.module';
-import { RemindersHttpModule } from './modules/reminders/reminders-http.module';
-import { WebhooksHttpModule } from './modules/webhooks/webhooks-http.module';
-import { LegacyHttpModule } from './modules/legacy/legacy-http.module';
-import { ConsoleHttpModule } from './modules/console/console-http.module';
+import { DECLARED, HTTP_MODULES } from './modules/modules';
 import { McpHttpModule } from './modules/mcp/mcp-http.module';
 import { EntryMiddleware } from './http-entry.middleware';
 import { ProblemFilter } from './platform/http/problem.filter';
@@ -22,7 +11,9 @@ import { RoutePlans } from './modules/auth/route-plans';
 import { RateLimiter } from './platform/http/rate-limit.service';
 import { StrictRequestGuard } from './platform/http/strict-request.guard';
 import { StrictValidationPipe } from './platform/http/strict-validation.pipe';
+import { DeclarationsModule } from './platform/modules/declarations.module';
 import { PlatformModule } from './platform/platform.module';
+import { dataSourceOptions } from './database/data-source';
 import { OpenApiModule } from './openapi/openapi.module';
 import { QueueDashboardModule } from './admin/queue-dashboard.module';
 
@@ -39,23 +30,12 @@ import { QueueDashboardModule } from './admin/queue-dashboard.module';
  */
 export function apiModules(config: AppConfig) {
   return [
-    AuthModule,
-    EventsHttpModule,
-    HealthHttpModule,
-    PropertiesHttpModule,
-    ChecklistsHttpModule,
-    BookingsHttpModule,
-    JobRequestsHttpModule,
+    DeclarationsModule.forRoot(DECLARED),
+    ...HTTP_MODULES,
     // Test helpers exist only when switched on (never in production): otherwise their routes are 404s.
     ...(config.testHelpersEnabled ? [JobRequestTestHelpersModule] : []),
-    RemindersHttpModule,
-    WebhooksHttpModule,
-    LegacyHttpModule,
-    CalendarFeedsHttpModule,
     McpHttpModule,
     OpenApiModule,
-    // The account console's pages at /console (outside /v1; its own session, never an x-api-key).
-    ConsoleHttpModule,
   ];
 }
 
@@ -65,7 +45,7 @@ export class AppModule implements NestModule {
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot(config, 'api'),
+        PlatformModule.forRoot(config, 'api', dataSourceOptions(config)),
         DiscoveryModule,
         ...apiModules(config),
         ...(config.ops.admin ? [QueueDashboardModule.forRoot(config.ops.admin)] : []),

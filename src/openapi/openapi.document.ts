@@ -6,7 +6,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { DEPRECATION_HEADERS, HEADERS, LIMIT_HEADERS, PARAMETERS, PROBLEM_RESPONSES, REPLAYED_HEADER, ID_HEADER } from './components';
 import { dtoSchemas, JsonSchema, queryParameters } from './dto-schemas';
 import type { ReadShape } from '../platform/openapi/read-shape';
-import { EXAMPLE_IDS } from '../platform/openapi/examples';
+import { DECLARED } from '../modules/modules';
 import type { ResponseDoc, RouteDocOptions } from '../platform/openapi/route-doc';
 import { SHAPE_EXAMPLES } from './examples';
 import { pageName, readShapeSchemas } from './read-shapes';
@@ -179,8 +179,8 @@ function describeOperation(operation: Operation, fact: RouteFacts, dtos: Record<
 
   const example = doc.example ?? {};
   const pathNames = (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name as string);
-  // A path id's example is the EXAMPLE_IDS placeholder of its name unless the route names another.
-  const exampleIds: Record<string, string> = { ...EXAMPLE_IDS, ...example.params };
+  // A path id's example is the declared example id of its name unless the route names another.
+  const exampleIds: Record<string, string> = { ...DECLARED.exampleIds, ...example.params };
   const parameters = (operation.parameters ?? []).map((p) =>
     p.in === 'path' && exampleIds[p.name as string] ? { ...p, example: exampleIds[p.name as string] } : p,
   );

@@ -1,21 +1,16 @@
 import { SHAPE_EXAMPLES } from './examples';
-import { EVENT_CATALOGUE, EVENT_NAMES, EventName, EventPayloads } from '../modules/events/event-catalogue';
+import { DECLARED } from '../modules/modules';
 import type { JsonSchema } from './dto-schemas';
 import { EVENT_SHAPE } from '../modules/events/event.response';
 
-type EventPayloadName = keyof EventPayloads;
-
-/** The events of one results type: an envelope schema each (`BookingEvent` for the booking.* events). */
-function byPayload(): Map<EventPayloadName, EventName[]> {
-  const groups = new Map<EventPayloadName, EventName[]>();
-  for (const name of EVENT_NAMES) {
-    const payload = EVENT_CATALOGUE[name].payload;
-    groups.set(payload, [...(groups.get(payload) ?? []), name]);
-  }
+/** The events of one results type (by its schema's name): an envelope schema each (`BookingEvent` for the booking.* events). */
+function byPayload(): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const [name, { payload }] of Object.entries(DECLARED.events)) groups.set(payload.name, [...(groups.get(payload.name) ?? []), name]);
   return groups;
 }
 
-const envelopeName = (payload: EventPayloadName) => `${payload}Event`;
+const envelopeName = (payload: string) => `${payload}Event`;
 
 /**
  * The events feed's schemas (GET /v1/events), from the event catalogue: `Event` is one of the
@@ -79,7 +74,7 @@ export const WEBHOOK_HEADERS = [
   headerParam('webhook-max-retries', "The subscription's maxRetries.", { type: 'string', pattern: '^\\d+$' }, '5'),
 ];
 
-function envelope(eventName: EventName, resultSchema: string): JsonSchema {
+function envelope(eventName: string, resultSchema: string): JsonSchema {
   return {
     type: 'object',
     required: ['clientRequestId', 'apiRequestId', 'targetAccountId', 'createdAt', 'eventName', 'results', 'notifiedAt'],
@@ -98,8 +93,8 @@ function envelope(eventName: EventName, resultSchema: string): JsonSchema {
 
 export function webhooksSection(): Record<string, object> {
   return Object.fromEntries(
-    EVENT_NAMES.map((eventName) => {
-      const { payload: resultSchema, when } = EVENT_CATALOGUE[eventName];
+    Object.entries(DECLARED.events).map(([eventName, { payload, when }]) => {
+      const resultSchema = payload.name;
       return [
         eventName,
         {

@@ -1,10 +1,10 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from '../config/config';
 import { ConfigModule } from '../config/config.module';
-import { dataSourceOptions } from '../database/data-source';
 import { PlatformDatabaseModule } from './database/platform-database.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { loggerParams } from './logging';
@@ -18,13 +18,14 @@ import { SecretsModule } from './secrets/secrets.module';
 /** What every process (API, worker, CLI) stands on: config, logs, PostgreSQL, Redis, queues, transactions. */
 @Module({})
 export class PlatformModule {
-  static forRoot(config: AppConfig, processName: 'api' | 'worker' | 'cli'): DynamicModule {
+  /** `dataSource`: how to reach PostgreSQL (src/database/data-source.ts, which also knows the migrations). */
+  static forRoot(config: AppConfig, processName: 'api' | 'worker' | 'cli', dataSource: DataSourceOptions): DynamicModule {
     return {
       module: PlatformModule,
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerParams(config, processName)),
-        TypeOrmModule.forRoot({ ...dataSourceOptions(config), autoLoadEntities: true }),
+        TypeOrmModule.forRoot({ ...dataSource, autoLoadEntities: true }),
         RedisModule,
         QueueModule,
         BullModule.forRoot({ connection: redisConnectionOptions(config.redisUrl), prefix: config.redisPrefix }),

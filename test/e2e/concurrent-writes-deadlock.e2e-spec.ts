@@ -7,6 +7,7 @@ import { validBooking } from '../support/bookings';
 import { createProperty, uniq } from '../support/properties';
 import { backendPid, useRaceApp, waitUntilBlockedBy } from '../support/races';
 import { waitUntil } from '../support/wait';
+import { BOOKING_IDS } from '../../src/modules/bookings/bookings.ids';
 
 /**
  * A write PostgreSQL picks as a deadlock's victim (40P01): its transaction rolled back, nothing committed,
@@ -37,7 +38,7 @@ describe('Concurrent writes: a deadlock', () => {
       await holder.query(`SET LOCAL deadlock_timeout = '30s'`);
       // Lock A: the request's sourceBookingId, taken by an uncommitted twin (the request's insert waits for its outcome).
       await t.app.get(BookingsRepository).insertUnlessSourceTaken(holder.manager, {
-        id: newId('booking'),
+        id: newId(BOOKING_IDS.booking),
         accountId: account.accountId,
         propertyId: property.propertyId,
         sourceBookingId: body.sourceBookingId,

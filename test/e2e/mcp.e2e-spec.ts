@@ -12,6 +12,7 @@ import { expectProblem } from '../support/problem';
 import { waitUntil } from '../support/wait';
 import { createProperty, uniq, validProperty } from '../support/properties';
 import { createSubscription } from '../support/webhooks-api';
+import { WEBHOOK_IDS } from '../../src/modules/webhooks/webhooks.ids';
 
 /**
  * The MCP server at /v1/mcp, driven by the MCP SDK's own Client over Streamable HTTP: the tools are the REST
@@ -343,7 +344,7 @@ describe('MCP server (/v1/mcp)', () => {
     // Deliveries a second apart (ids sort by creation), oldest first; the newest HEALTH_DELIVERIES (20) are looked through.
     const start = Date.now() - 60_000;
     const deliver = async (subscriptionId: string, n: number, status: string, attemptCount: number) => {
-      const id = newIdAt('delivery', new Date(start + n * 1_000));
+      const id = newIdAt(WEBHOOK_IDS.delivery, new Date(start + n * 1_000));
       await db.query(
         `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, test_payload, status, attempt_count, next_retry_at)
          VALUES ($1, $2, $3, NULL, 'webhook.test', true, '{}', $4, $5, CASE WHEN $4 = 'pending' THEN now() + interval '1 hour' END)`,
@@ -365,7 +366,7 @@ describe('MCP server (/v1/mcp)', () => {
     await db.query(
       `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, test_payload, status, attempt_count)
        VALUES ($1, $2, $3, NULL, 'webhook.test', true, '{}', 'failed_permanent', 6)`,
-      [newIdAt('delivery', new Date()), otherAccount.account_id, theirs.id],
+      [newIdAt(WEBHOOK_IDS.delivery, new Date()), otherAccount.account_id, theirs.id],
     );
 
     const repository = t.app.get(WebhookSubscriptionsRepository);

@@ -9,6 +9,8 @@ import { dropRedisPrefix } from '../support/test-env';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { subscribe } from '../support/webhooks';
 import { startWorker, TestWorker } from '../support/worker';
+import { EVENT_IDS } from '../../src/modules/events/events.ids';
+import { WEBHOOK_IDS } from '../../src/modules/webhooks/webhooks.ids';
 
 /**
  * The event log and the deliveries are partitioned by week on their ids (docs/events.md): the feed, the
@@ -50,7 +52,8 @@ describe('time partitions of the event log and the deliveries', () => {
 
   /** Ids minted just before and just after the boundary: `n` on each side, oldest first. */
   function idsAcross(kind: 'event' | 'delivery', n: number): { before: string[]; after: string[] } {
-    const at = (offsetMs: number) => newIdAt(kind, new Date(boundary.getTime() + offsetMs));
+    const at = (offsetMs: number) =>
+      newIdAt({ event: EVENT_IDS.event, delivery: WEBHOOK_IDS.delivery }[kind], new Date(boundary.getTime() + offsetMs));
     return {
       before: Array.from({ length: n }, (_, i) => at(i - n)).sort(),
       after: Array.from({ length: n }, (_, i) => at(i)).sort(),
@@ -128,10 +131,13 @@ describe('time partitions of the event log and the deliveries', () => {
     const old = new Date(Date.now() - 200 * DAY);
     await worker.ctx.get(PartitionUpkeepService).run({ now: old });
     const oldWeek = spanStart(old);
-    const oldEvent = newIdAt('event', old);
-    const keptEvent = newIdAt('event', new Date(boundary.getTime() + 1000));
+    const oldEvent = newIdAt(EVENT_IDS.event, old);
+    const keptEvent = newIdAt(EVENT_IDS.event, new Date(boundary.getTime() + 1000));
     await insertEvents(account.accountId, [oldEvent, keptEvent]);
-    const [oldDelivery, keptDelivery] = [newIdAt('delivery', old), newIdAt('delivery', new Date(boundary.getTime() + 1000))];
+    const [oldDelivery, keptDelivery] = [
+      newIdAt(WEBHOOK_IDS.delivery, old),
+      newIdAt(WEBHOOK_IDS.delivery, new Date(boundary.getTime() + 1000)),
+    ];
     await db.query(
       `WITH d AS (
          INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, status)

@@ -16,6 +16,7 @@ import { waitUntil } from '../support/wait';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { subscribe } from '../support/webhooks';
 import { startWorker, TestWorker } from '../support/worker';
+import { REMINDER_IDS } from '../../src/modules/reminders/reminders.ids';
 
 /**
  * Reminders fire (reminder.due) exactly once: from their delayed job, or from the sweep when the job
@@ -175,7 +176,7 @@ describe('reminders firing', () => {
     const firing = (await worker()).ctx.get(ReminderFiringService);
     // 501 turnovers at the same check-out, due within the arm horizon, written without a job (as the
     // automation writes turnovers days ahead: only the sweep arms them as they come close).
-    const ids = Array.from({ length: 501 }, () => newId('reminder'));
+    const ids = Array.from({ length: 501 }, () => newId(REMINDER_IDS.reminder));
     await db.query(
       `INSERT INTO reminders (id, account_id, property_id, title, date)
        SELECT id, $2, $3, 'Turnover', date_trunc('milliseconds', now() + interval '4 seconds') FROM unnest($1::text[]) AS id`,

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { newId } from '../../src/platform/ids/ids';
 import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
 import { expectProblem } from '../support/problem';
+import { WEBHOOK_IDS } from '../../src/modules/webhooks/webhooks.ids';
 
 /**
  * Webhook URL rules (spec 4.8 rule 6) as production runs them: ALLOW_PRIVATE_URLS=false. Offline no
@@ -49,7 +50,7 @@ describe('webhook URL rules without ALLOW_PRIVATE_URLS', () => {
 
   it('refuses the same urls on PATCH and keeps the stored one', async () => {
     // No public name resolves offline, so the subscription is planted directly.
-    const id = newId('subscription');
+    const id = newId(WEBHOOK_IDS.subscription);
     const url = 'https://hooks.example.com/in';
     await t.app
       .get(DataSource)

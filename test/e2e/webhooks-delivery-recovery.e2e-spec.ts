@@ -21,6 +21,8 @@ import { waitUntil } from '../support/wait';
 import { deliveriesOf, publishEvent, subscribe, waitForFinalDeliveries } from '../support/webhooks';
 import { subscriptionRow } from '../support/webhooks-api';
 import { startWorker, TestWorker } from '../support/worker';
+import { EVENT_IDS } from '../../src/modules/events/events.ids';
+import { WEBHOOK_IDS } from '../../src/modules/webhooks/webhooks.ids';
 
 /**
  * The engine's safety nets: the sweep (events the fast path missed, attempts whose job was lost), no loss
@@ -47,7 +49,7 @@ describe('webhook delivery recovery', () => {
     extra: { createdAt?: string; dispatched?: boolean } = {},
   ): Promise<string> {
     // A row of the past has an id of its time: the id places it in its time partition (retention drops those).
-    const id = extra.createdAt ? newIdAt('event', new Date(extra.createdAt)) : newId('event');
+    const id = extra.createdAt ? newIdAt(EVENT_IDS.event, new Date(extra.createdAt)) : newId(EVENT_IDS.event);
     await db.query(
       `INSERT INTO events (id, account_id, event_name, client_request_id, api_request_id, results, created_at, dispatched_at)
        VALUES ($1, $2, $3, 'client_sql', 'req_sql', '[{"via":"sql"}]', COALESCE($4::timestamptz, now()), CASE WHEN $5 THEN now() END)`,
@@ -103,7 +105,7 @@ describe('webhook delivery recovery', () => {
 
     // A pending delivery long overdue with no job in Redis.
     const lostEvent = await insertEvent(account.accountId, 'jobRequest.completed', { dispatched: true });
-    const lostId = newId('delivery');
+    const lostId = newId(WEBHOOK_IDS.delivery);
     await db.query(
       `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, status, next_retry_at)
        VALUES ($1, $2, $3, $4, 'jobRequest.completed', 'pending', now() - interval '1 hour')`,
@@ -241,7 +243,7 @@ describe('webhook delivery recovery', () => {
     const r = await receiver();
     const sub = await subscribe(api, `${r.url}/duplicate-jobs`);
     const eventId = await insertEvent(account.accountId, 'property.create', { dispatched: true });
-    const deliveryId = newId('delivery');
+    const deliveryId = newId(WEBHOOK_IDS.delivery);
     await db.query(
       `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, status, next_retry_at)
        VALUES ($1, $2, $3, $4, 'property.create', 'pending', now() + interval '1 hour')`,
@@ -288,7 +290,7 @@ describe('webhook delivery recovery', () => {
     const oldEvent = await insertEvent(own.accountId, 'property.create', { createdAt: at(91), dispatched: true });
     const newEvent = await insertEvent(own.accountId, 'property.create', { createdAt: at(89), dispatched: true });
     const delivery = async (eventId: string, daysAgo: number) => {
-      const id = newIdAt('delivery', new Date(at(daysAgo)));
+      const id = newIdAt(WEBHOOK_IDS.delivery, new Date(at(daysAgo)));
       await db.query(
         `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, status, created_at)
          VALUES ($1, $2, $3, $4, 'property.create', 'delivered', $5)`,
@@ -298,7 +300,7 @@ describe('webhook delivery recovery', () => {
     };
     const oldDelivery = await delivery(oldEvent, 91);
     const newDelivery = await delivery(newEvent, 89);
-    const oldTest = newIdAt('delivery', new Date(at(95)));
+    const oldTest = newIdAt(WEBHOOK_IDS.delivery, new Date(at(95)));
     await db.query(
       `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_name, test, test_payload, status, created_at)
        VALUES ($1, $2, $3, 'x.y', true, '{}', 'delivered', $4)`,

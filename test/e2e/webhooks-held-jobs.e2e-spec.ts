@@ -9,6 +9,8 @@ import { useWebhookApi, webhookTestEnv } from '../support/webhook-engine';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { subscribe, waitForFinalDeliveries } from '../support/webhooks';
 import { startWorker, TestWorker } from '../support/worker';
+import { EVENT_IDS } from '../../src/modules/events/events.ids';
+import { WEBHOOK_IDS } from '../../src/modules/webhooks/webhooks.ids';
 
 /**
  * A due attempt whose queue job still exists but will not run (issue 20): left active by a worker that
@@ -48,13 +50,13 @@ describe('webhook attempts whose queue job is held', () => {
 
   /** A committed pending delivery due a minute ago, whose first attempt nobody claimed; no job added. */
   async function dueDelivery(subscriptionId: string): Promise<string> {
-    const eventId = newId('event');
+    const eventId = newId(EVENT_IDS.event);
     await db.query(
       `INSERT INTO events (id, account_id, event_name, client_request_id, api_request_id, results, dispatched_at)
        VALUES ($1, $2, 'property.create', 'client_sql', 'req_sql', '[]', now())`,
       [eventId, account.accountId],
     );
-    const id = newId('delivery');
+    const id = newId(WEBHOOK_IDS.delivery);
     await db.query(
       `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, status, next_retry_at, created_at)
        VALUES ($1, $2, $3, $4, 'property.create', 'pending', now() - interval '1 minute', now() - interval '1 minute')`,

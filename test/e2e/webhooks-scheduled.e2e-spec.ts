@@ -14,6 +14,8 @@ import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { publishEvent, subscribe, verifyWithLibrary, waitForFinalDeliveries } from '../support/webhooks';
 import { openStored } from '../support/webhooks-api';
 import { startWorker, TestWorker } from '../support/worker';
+import { EVENT_IDS } from '../../src/modules/events/events.ids';
+import { WEBHOOK_IDS } from '../../src/modules/webhooks/webhooks.ids';
 
 /**
  * The sweep and retention as they run in production: on the worker's in-process scheduler with short
@@ -30,7 +32,7 @@ describe('webhook periodic tasks', () => {
   let receiver: WebhookReceiver;
 
   async function insertEvent(extra: { createdAt?: string; dispatched?: boolean } = {}): Promise<string> {
-    const id = newId('event');
+    const id = newId(EVENT_IDS.event);
     await db.query(
       `INSERT INTO events (id, account_id, event_name, client_request_id, api_request_id, results, created_at, dispatched_at)
        VALUES ($1, $2, 'property.create', 'client_sql', 'req_sql', '[{"via":"sql"}]', COALESCE($3::timestamptz, now()), CASE WHEN $4 THEN now() END)`,
@@ -97,7 +99,7 @@ describe('webhook periodic tasks', () => {
   it('re-sends a pending attempt whose job was lost, through the scheduled sweep', async () => {
     const sub = await subscribe(api, `${receiver.url}/lost-attempt`);
     const eventId = await insertEvent({ dispatched: true });
-    const deliveryId = newId('delivery');
+    const deliveryId = newId(WEBHOOK_IDS.delivery);
     await db.query(
       `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, status, next_retry_at)
        VALUES ($1, $2, $3, $4, 'property.create', 'pending', now() - interval '1 hour')`,
@@ -114,10 +116,10 @@ describe('webhook periodic tasks', () => {
     const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 3600 * 1000).toISOString();
     // Rows of the past have ids of their time: the id places a row in its time partition.
     const [oldEvent, newEvent, oldDelivery, newDelivery] = [
-      newIdAt('event', new Date(daysAgo(91))),
-      newIdAt('event', new Date(daysAgo(89))),
-      newIdAt('delivery', new Date(daysAgo(91))),
-      newIdAt('delivery', new Date(daysAgo(89))),
+      newIdAt(EVENT_IDS.event, new Date(daysAgo(91))),
+      newIdAt(EVENT_IDS.event, new Date(daysAgo(89))),
+      newIdAt(WEBHOOK_IDS.delivery, new Date(daysAgo(91))),
+      newIdAt(WEBHOOK_IDS.delivery, new Date(daysAgo(89))),
     ];
     // Each event with its delivery in one statement: the retention task runs every 300 ms and could
     // otherwise delete the old event before its delivery is written.
@@ -149,7 +151,7 @@ describe('webhook periodic tasks', () => {
 
   /** A subscription stored the way it was before secrets were sealed: the secret itself in the column. */
   async function legacySubscription(path: string): Promise<{ id: string; secret: string }> {
-    const id = newId('subscription');
+    const id = newId(WEBHOOK_IDS.subscription);
     const secret = newSigningSecret();
     await db.query(
       `INSERT INTO webhook_subscriptions (id, account_id, url, event_filters, max_retries, signing_secret)
@@ -223,7 +225,7 @@ describe('webhook periodic tasks', () => {
     // A worker no longer holding the key a secret was sealed with sends nothing for it.
     const stranger = await startWorker({ ...env, SECRETS_ENCRYPTION_KEY: `k3:${randomBytes(32).toString('base64')}` });
     try {
-      const deliveryId = newId('delivery');
+      const deliveryId = newId(WEBHOOK_IDS.delivery);
       await db.query(
         `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_name, test, test_payload, status, next_retry_at)
          VALUES ($1, $2, $3, 'x.y', true, '{}', 'pending', now() + interval '1 hour')`,

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { newIdAt } from '../../src/platform/ids/ids';
+import { WEBHOOK_IDS } from '../../src/modules/webhooks/webhooks.ids';
 
 /** Reading the console's pages in tests: their text as a person reads it, and one element's content. */
 
@@ -38,7 +39,7 @@ export async function insertDeliveries(
   const start = Date.now() - 3_600_000;
   const ids: string[] = [];
   for (const [n, row] of rows.entries()) {
-    const id = newIdAt('delivery', new Date(start + n * 1_000));
+    const id = newIdAt(WEBHOOK_IDS.delivery, new Date(start + n * 1_000));
     await db.query(
       `INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, test_payload, status, attempt_count)
        VALUES ($1, $2, $3, NULL, $4, true, '{}', $5, $6)`,

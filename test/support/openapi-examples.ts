@@ -3,14 +3,18 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { AccountsService } from '../../src/modules/auth/accounts.service';
-import { EXAMPLE } from '../../src/platform/openapi/examples';
+import { CALENDAR_FEED_EXAMPLES } from '../../src/modules/calendar-feeds/calendar-feeds.declaration';
+import { LEGACY_EXAMPLES } from '../../src/modules/legacy/legacy.declaration';
+import { DECLARED } from '../../src/modules/modules';
+import { PROPERTY_EXAMPLES } from '../../src/modules/properties/properties.declaration';
+import { WEBHOOK_EXAMPLES } from '../../src/modules/webhooks/webhooks.declaration';
 import { createAccount, TestAccount, TestApp } from './app';
 import { TINY_JPEG } from './images';
 import { startReceiver } from './webhook-receiver';
 
 /**
  * The document's example requests, made sendable: operations in an order that creates what later
- * examples name, and per account the EXAMPLE placeholder ids (and example URLs) swapped for real ones.
+ * examples name, and per account the declared example ids (and example URLs) swapped for real ones.
  * Routes named in neither list run between the two, with their documented example as is.
  */
 export const FIRST = [
@@ -42,7 +46,7 @@ export const LAST = [
   'DELETE /v1/properties/{propertyId}',
 ];
 /** Which placeholder a create's answer replaces, and from which field. */
-const CREATES: Record<string, [keyof typeof EXAMPLE, string]> = {
+const CREATES: Record<string, [string, string]> = {
   'POST /v1/properties': ['propertyId', 'propertyId'],
   'POST /v1/propertyPictures': ['pictureId', 'pictureId'],
   'POST /v1/checklists': ['checklistId', 'checklistId'],
@@ -54,6 +58,14 @@ const CREATES: Record<string, [keyof typeof EXAMPLE, string]> = {
   'POST /v1/properties/{propertyId}/calendarFeeds': ['calendarFeedId', 'id'],
   'POST /v1/webhooks/{webhookId}/test': ['deliveryId', 'deliveryId'],
   'POST /v1/webhooks/{webhookId}/replay': ['replayId', 'id'],
+};
+
+/** The example URLs, swapped for local ones below (the modules' example ids are swapped as their resources are created). */
+const EXAMPLE = {
+  pictureSourceUrl: PROPERTY_EXAMPLES.pictureSourceUrl,
+  webhookUrl: WEBHOOK_EXAMPLES.webhookUrl,
+  legacyWebhookUrl: LEGACY_EXAMPLES.legacyWebhookUrl,
+  calendarFeedUrl: CALENDAR_FEED_EXAMPLES.calendarFeedUrl,
 };
 
 export interface Op {
@@ -144,8 +156,8 @@ export class ExampleRequests {
   }
 
   /** The real id standing for a placeholder (`realId('propertyId')`), once created. */
-  realId(placeholder: keyof typeof EXAMPLE): string {
-    const id = this.swaps.get(EXAMPLE[placeholder] as string);
+  realId(placeholder: string): string {
+    const id = this.swaps.get(DECLARED.exampleIds[placeholder]);
     if (!id) throw new Error(`No ${placeholder} created yet`);
     return id;
   }
@@ -179,7 +191,7 @@ export class ExampleRequests {
   /** After a create's example: its placeholder id now stands for the created resource. */
   record(op: Op, res: request.Response): void {
     const created = CREATES[op.key];
-    if (created) this.swaps.set(EXAMPLE[created[0]] as string, res.body[created[1]]);
+    if (created) this.swaps.set(DECLARED.exampleIds[created[0]], res.body[created[1]]);
   }
 
   /** Posts a comment with a picture to the example job (multipart), which `commentId` then stands for. */
@@ -189,7 +201,7 @@ export class ExampleRequests {
       .set('x-api-key', this.account.apiKey)
       .attach('file', TINY_JPEG, 'photo.jpg')
       .expect(201);
-    this.swaps.set(EXAMPLE.commentId, upload.body.commentId);
+    this.swaps.set(DECLARED.exampleIds.commentId, upload.body.commentId);
     return upload.body.commentId;
   }
 

@@ -12,6 +12,8 @@ import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Length, Max, Min, V
 import { LimitQueryDto } from '../../src/platform/pagination/list-query.dto';
 import { RequestContext } from '../../src/platform/context/request-context';
 import { Ctx } from '../../src/platform/http/request-context';
+import { AUTH_IDS } from '../../src/modules/auth/auth.ids';
+import { PROPERTY_IDS } from '../../src/modules/properties/properties.ids';
 
 /**
  * Test-only routes that exercise the platform layer (body parsing, strict
@@ -75,7 +77,7 @@ export class ProbeController {
   @Idempotent()
   async create(@Ctx() ctx: RequestContext, @Body() body: ProbeThingDto) {
     return this.uow.run(ctx, async (tx) => {
-      const thing = { id: newId('property'), name: body.name, clientRequestId: ctx.clientRequestId };
+      const thing = { id: newId(PROPERTY_IDS.property), name: body.name, clientRequestId: ctx.clientRequestId };
       await publishUnchecked(this.events, tx, 'probe.create', [thing]);
       if (body.name === 'fail') throw new Error('failed after writing');
       if (body.name === 'conflict') throw new DomainError('conflict', 'conflict', 'Probe conflict');
@@ -96,7 +98,7 @@ export class ProbeController {
       return started;
     });
     return this.uow.run(ctx, async (tx) => {
-      const thing = { id: newId('property'), name: draft.name, step: 'created', clientRequestId: ctx.clientRequestId };
+      const thing = { id: newId(PROPERTY_IDS.property), name: draft.name, step: 'created', clientRequestId: ctx.clientRequestId };
       await publishUnchecked(this.events, tx, 'probe.create', [thing]);
       return tx.respond(thing);
     });
@@ -107,7 +109,7 @@ export class ProbeController {
   @Idempotent()
   async createWithoutResponding(@Ctx() ctx: RequestContext, @Body() body: ProbeThingDto) {
     return this.uow.run(ctx, async (tx) => {
-      const thing = { id: newId('property'), name: body.name };
+      const thing = { id: newId(PROPERTY_IDS.property), name: body.name };
       await publishUnchecked(this.events, tx, 'probe.create', [thing]);
       return thing;
     });
@@ -133,7 +135,7 @@ export class ProbeController {
   async createOrphan(@Ctx() ctx: RequestContext) {
     return this.uow.run(ctx, (tx) =>
       tx.manager.query(`INSERT INTO api_keys (id, account_id, key_hash, kind) VALUES ($1, 'acct_deleted_meanwhile', $2, 'platform')`, [
-        newId('apiKey'),
+        newId(AUTH_IDS.apiKey),
         randomBytes(32),
       ]),
     );

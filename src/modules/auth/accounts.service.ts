@@ -5,6 +5,7 @@ import { newId } from '../../platform/ids/ids';
 import { AccountEntity, Plan, SubscriptionStatus } from './account.entity';
 import { ApiKeyEntity, ApiKeyKind } from './api-key.entity';
 import { generateApiKey, hashApiKey } from './auth.rules';
+import { AUTH_IDS } from './auth.ids';
 
 /** The window of `accounts:legacy-usage`. */
 export const LEGACY_USAGE_DAYS = 30;
@@ -43,7 +44,7 @@ export class AccountsService {
   async createAccount(input: { name: string; plan: Plan; active: boolean }): Promise<{ accountId: string } & IssuedKey> {
     return this.dataSource.transaction(async (manager) => {
       const account = manager.create(AccountEntity, {
-        id: newId('account'),
+        id: newId(AUTH_IDS.account),
         name: input.name,
         plan: input.plan,
         subscriptionStatus: input.active ? 'active' : 'inactive',
@@ -131,7 +132,7 @@ export class AccountsService {
 
   private async insertKey(manager: EntityManager, accountId: string, kind: ApiKeyKind, label?: string): Promise<IssuedKey> {
     const apiKey = generateApiKey();
-    const id = newId('apiKey');
+    const id = newId(AUTH_IDS.apiKey);
     await manager
       .getRepository(ApiKeyEntity)
       .insert({ id, accountId, kind, keyHash: hashApiKey(apiKey), label: label ?? null, lastFour: apiKey.slice(-4) });

@@ -9,7 +9,8 @@ import { CreateBookingDto } from './dto/create-booking.dto';
 import { ListBookingsQueryDto } from './dto/list-bookings.dto';
 import { UpdateBookingDto } from './dto/update-booking.dto';
 import { RouteDoc, none, ok, page } from '../../platform/openapi/route-doc';
-import { EXAMPLE } from '../../platform/openapi/examples';
+import { BOOKING_EXAMPLES } from './bookings.declaration';
+import { PROPERTY_EXAMPLES } from '../properties/properties.declaration';
 import { BOOKING_SHAPE } from './booking.response';
 
 @Controller('v1/bookings')
@@ -22,7 +23,7 @@ export class BookingsController {
       'Triggers the scheduling automation (a turnover reminder at check-out, unless the property disables it). A sourceBookingId already used by the account is a 409 conflict carrying the existing bookingId.',
     response: ok(BOOKING_SHAPE, 'The created booking (status 1).'),
     problems: [404, 409],
-    example: { body: EXAMPLE.bookingBody },
+    example: { body: BOOKING_EXAMPLES.bookingBody },
   })
   @Post()
   @Idempotent()
@@ -35,7 +36,7 @@ export class BookingsController {
     description:
       'Every booking arriving before dateTo and leaving after dateFrom (ISO 8601 date-times with a zone), cancelled ones included unless filtered by status (1 created, 2 dates changed, 3 cancelled); optionally of one property; by startDate.',
     response: page(BOOKING_SHAPE, 'A page of bookings.'),
-    example: { query: { dateFrom: '2030-07-01T00:00:00Z', dateTo: '2030-08-01T00:00:00Z', propertyId: EXAMPLE.propertyId } },
+    example: { query: { dateFrom: '2030-07-01T00:00:00Z', dateTo: '2030-08-01T00:00:00Z', propertyId: PROPERTY_EXAMPLES.propertyId } },
   })
   @Get()
   list(@Ctx() ctx: RequestContext, @Query() query: ListBookingsQueryDto) {

@@ -19,6 +19,7 @@ import { CreateBookingDto } from './dto/create-booking.dto';
 import { ListBookingsQueryDto } from './dto/list-bookings.dto';
 import { UpdateBookingDto } from './dto/update-booking.dto';
 import type { EventsCarrying } from '../events/event-catalogue';
+import { BOOKING_IDS } from './bookings.ids';
 
 /** A booking a calendar feed writes (issue 14): the stay already checked (end after start). */
 export interface ImportedBooking extends Stay {
@@ -83,7 +84,7 @@ export class BookingsService implements OnModuleInit {
     fields: Omit<BookingEntity, 'id' | 'accountId' | 'propertyId' | 'status' | 'createdAt' | 'updatedAt'>,
   ): Promise<BookingResponse> {
     const booking = await this.repository.insertUnlessSourceTaken(tx.manager, {
-      id: newId('booking'),
+      id: newId(BOOKING_IDS.booking),
       accountId: tx.ctx.accountId,
       propertyId: property.propertyId,
       status: BOOKING_STATUS.created,
@@ -101,7 +102,9 @@ export class BookingsService implements OnModuleInit {
   }
 
   async get(accountId: string, bookingId: string): Promise<BookingResponse> {
-    const booking = isIdOf('booking', bookingId) ? await this.repository.findOne(this.repository.manager, accountId, bookingId) : undefined;
+    const booking = isIdOf(BOOKING_IDS.booking, bookingId)
+      ? await this.repository.findOne(this.repository.manager, accountId, bookingId)
+      : undefined;
     if (!booking) throw new NotFoundError('Booking', bookingId);
     return toBookingResponse(booking);
   }
@@ -218,7 +221,7 @@ export class BookingsService implements OnModuleInit {
   }
 
   private async lockOwn(tx: Tx, bookingId: string): Promise<BookingEntity> {
-    const booking = isIdOf('booking', bookingId)
+    const booking = isIdOf(BOOKING_IDS.booking, bookingId)
       ? await this.repository.findOne(tx.manager, tx.ctx.accountId, bookingId, 'update')
       : undefined;
     if (!booking) throw new NotFoundError('Booking', bookingId);

@@ -7,7 +7,7 @@ import { CalendarFeedsService } from './calendar-feeds.service';
 import { CreateCalendarFeedDto } from './dto/create-calendar-feed.dto';
 import { UpdateCalendarFeedDto } from './dto/update-calendar-feed.dto';
 import { RouteDoc, none, ok, page } from '../../platform/openapi/route-doc';
-import { EXAMPLE } from '../../platform/openapi/examples';
+import { CALENDAR_FEED_EXAMPLES } from './calendar-feeds.declaration';
 import { CALENDAR_FEED_SHAPE } from './calendar-feed.response';
 
 /** Calendar feeds (issue 14, docs/calendar-feeds.md): iCal links synced into a property's bookings. */
@@ -22,7 +22,13 @@ export class CalendarFeedsController {
     response: ok(CALENDAR_FEED_SHAPE, 'The feed, status pending until its first sync.'),
     problems: [409],
     example: {
-      body: { url: EXAMPLE.calendarFeedUrl, label: 'Airbnb', checkInTime: '16:00', checkOutTime: '11:00', defaultNumberOfGuests: 2 },
+      body: {
+        url: CALENDAR_FEED_EXAMPLES.calendarFeedUrl,
+        label: 'Airbnb',
+        checkInTime: '16:00',
+        checkOutTime: '11:00',
+        defaultNumberOfGuests: 2,
+      },
     },
   })
   @Post('properties/:propertyId/calendarFeeds')

@@ -20,6 +20,7 @@ import { CalendarFeedsRepository, FEED_URL_UNIQUE_INDEX, FeedSettingsChanges } f
 import { CalendarSyncQueue } from './calendar-sync-queue.service';
 import { CreateCalendarFeedDto } from './dto/create-calendar-feed.dto';
 import { UpdateCalendarFeedDto } from './dto/update-calendar-feed.dto';
+import { CALENDAR_FEED_IDS } from './calendar-feeds.ids';
 
 /** Calendar feed use cases of the API (issue 14); the sync itself runs in the worker (CalendarSyncService). */
 @Injectable()
@@ -36,7 +37,7 @@ export class CalendarFeedsService {
   async create(ctx: RequestContext, propertyId: string, dto: CreateCalendarFeedDto): Promise<CalendarFeedResponse> {
     await this.properties.lookup(ctx.accountId, { propertyId });
     const url = await this.checkedUrl(dto.url);
-    const id = newId('calendarFeed');
+    const id = newId(CALENDAR_FEED_IDS.calendarFeed);
     try {
       return await this.uow.run(ctx, async (tx) => {
         const property = await this.properties.resolve(tx, { propertyId });
@@ -104,18 +105,20 @@ export class CalendarFeedsService {
 
   /** The bookings the feed imported stay as they are; nothing syncs them from this feed any more. */
   async remove(accountId: string, id: string): Promise<void> {
-    if (!(isIdOf('calendarFeed', id) && (await this.repository.delete(accountId, id)))) throw new CalendarFeedNotFoundError(id);
+    if (!(isIdOf(CALENDAR_FEED_IDS.calendarFeed, id) && (await this.repository.delete(accountId, id))))
+      throw new CalendarFeedNotFoundError(id);
   }
 
   /** 202: the feed is due now and a sync job is queued; the feed's status and lastSyncedAt tell when it ran. */
   async requestSync(accountId: string, id: string): Promise<CalendarFeedResponse> {
-    if (!(isIdOf('calendarFeed', id) && (await this.repository.markDueNow(accountId, id)))) throw new CalendarFeedNotFoundError(id);
+    if (!(isIdOf(CALENDAR_FEED_IDS.calendarFeed, id) && (await this.repository.markDueNow(accountId, id))))
+      throw new CalendarFeedNotFoundError(id);
     await this.queue.enqueue([id]);
     return toCalendarFeedResponse(await this.mustFind(accountId, id));
   }
 
   private async mustFind(accountId: string, id: string): Promise<CalendarFeedEntity> {
-    const feed = isIdOf('calendarFeed', id) ? await this.repository.find(accountId, id) : null;
+    const feed = isIdOf(CALENDAR_FEED_IDS.calendarFeed, id) ? await this.repository.find(accountId, id) : null;
     if (!feed) throw new CalendarFeedNotFoundError(id);
     return feed;
   }

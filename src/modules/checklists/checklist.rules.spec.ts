@@ -10,6 +10,7 @@ import {
   SnapshotSource,
   taskGroupShapeIssues,
 } from './checklist.rules';
+import { CHECKLIST_IDS } from './checklists.ids';
 
 const thrown = (fn: () => unknown) => thrownAny<DomainError>(fn);
 
@@ -62,8 +63,8 @@ describe('mintTaskGroups', () => {
   it('mints a fresh id for every group and task, keeping the client fields', () => {
     const groups = mintTaskGroups(input);
     expect(groups).toHaveLength(2);
-    expect(isIdOf('taskGroup', groups[0].taskGroupId)).toBe(true);
-    expect(groups[0].tasks.every((t) => isIdOf('task', t.taskId))).toBe(true);
+    expect(isIdOf(CHECKLIST_IDS.taskGroup, groups[0].taskGroupId)).toBe(true);
+    expect(groups[0].tasks.every((t) => isIdOf(CHECKLIST_IDS.task, t.taskId))).toBe(true);
     expect(groups[0]).toMatchObject({ title: 'Kitchen', sourceTaskGroupId: 'grp-1', verificationRequired: true, sourcePictureUrl: null });
     expect(groups[0].tasks.map((t) => [t.label, t.sourceTaskId])).toEqual([
       ['Wipe', 't-1'],

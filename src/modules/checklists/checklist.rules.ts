@@ -1,6 +1,7 @@
 import { FieldIssue, InvalidStateError, ValidationError } from '../../platform/errors/domain-error';
 import { newId } from '../../platform/ids/ids';
 import type { StoredTask, StoredTaskGroup } from './checklist.entity';
+import { CHECKLIST_IDS } from './checklists.ids';
 
 /** Limits where the spec is silent (decided here, documented in docs/checklists.md). */
 export const CHECKLIST_LIMITS = {
@@ -64,7 +65,10 @@ export function assertTaskGroupShapes(groups: TaskGroupInput[]): void {
 }
 
 /** Mints a fresh taskGroupId per group and taskId per task: used on create and on every structure replacement. */
-export function mintTaskGroups(groups: TaskGroupInput[], mint: (kind: 'taskGroup' | 'task') => string = newId): StoredTaskGroup[] {
+export function mintTaskGroups(
+  groups: TaskGroupInput[],
+  mint = (kind: 'taskGroup' | 'task') => newId(CHECKLIST_IDS[kind]),
+): StoredTaskGroup[] {
   return groups.map((group) => ({
     taskGroupId: mint('taskGroup'),
     title: group.title,

@@ -6,7 +6,7 @@ import { ChecklistsService } from './checklists.service';
 import { CreateChecklistDto } from './dto/create-checklist.dto';
 import { UpdateChecklistDto } from './dto/update-checklist.dto';
 import { RouteDoc, ok, page } from '../../platform/openapi/route-doc';
-import { EXAMPLE } from '../../platform/openapi/examples';
+import { CHECKLIST_EXAMPLES } from './checklists.declaration';
 import { CHECKLIST_SHAPE } from './checklist.response';
 
 @Controller('v1')
@@ -18,7 +18,7 @@ export class ChecklistsController {
     description: 'Every group carries tasks or one sourcePictureUrl, never both. taskGroupId and taskId are minted by the service.',
     response: ok(CHECKLIST_SHAPE, 'The created checklist with its ids.'),
     problems: [404],
-    example: { body: EXAMPLE.checklistBody },
+    example: { body: CHECKLIST_EXAMPLES.checklistBody },
   })
   @Post('checklists')
   create(@Ctx() ctx: RequestContext, @Body() dto: CreateChecklistDto) {

@@ -14,6 +14,7 @@ import { ChecklistsRepository } from './checklists.repository';
 import { CreateChecklistDto } from './dto/create-checklist.dto';
 import { UpdateChecklistDto } from './dto/update-checklist.dto';
 import type { EventsCarrying } from '../events/event-catalogue';
+import { CHECKLIST_IDS } from './checklists.ids';
 
 /**
  * Checklist use cases. The step structure is minted server-side (every group and
@@ -39,7 +40,7 @@ export class ChecklistsService implements OnModuleInit {
     return this.uow.run(ctx, async (tx) => {
       const property = await this.properties.resolve(tx, { propertyId: dto.propertyId, sourcePropertyId: dto.sourcePropertyId });
       const checklist = await this.repository.insert(tx.manager, {
-        id: newId('checklist'),
+        id: newId(CHECKLIST_IDS.checklist),
         accountId: ctx.accountId,
         propertyId: property.propertyId,
         title: dto.title,

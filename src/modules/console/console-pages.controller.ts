@@ -1,8 +1,8 @@
-import { Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../platform/http/public.decorator';
-import { EVENT_NAMES } from '../events/event-catalogue';
+import { DECLARATIONS, type Declarations } from '../../platform/modules/module-declaration';
 import { EventsService } from '../events/events.service';
 import { WebhookSubscriptionsService } from '../webhooks/subscriptions/webhook-subscriptions.service';
 import { ConsoleErrorFilter } from './console-error.filter';
@@ -33,6 +33,7 @@ export class ConsolePagesController {
     private readonly forms: ConsoleFormsService,
     private readonly subscriptions: WebhookSubscriptionsService,
     private readonly events: EventsService,
+    @Inject(DECLARATIONS) private readonly declared: Declarations,
   ) {}
 
   @Get()
@@ -105,7 +106,7 @@ export class ConsolePagesController {
     sendPage(
       res,
       200,
-      eventsPage(caller.frame, { events: page.data, eventName: name, eventNames: EVENT_NAMES, nextCursor: page.nextCursor }),
+      eventsPage(caller.frame, { events: page.data, eventName: name, eventNames: this.declared.eventNames, nextCursor: page.nextCursor }),
     );
   }
 }

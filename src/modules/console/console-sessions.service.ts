@@ -6,6 +6,7 @@ import { newId } from '../../platform/ids/ids';
 import { AccountsService } from '../auth/accounts.service';
 import { ConsoleSession, ConsoleSessionsRepository } from './console-sessions.repository';
 import { hashToken, linkMinutes, linkRefusal, looksLikeLinkToken, newLinkToken, newToken, signInUrl } from './console.rules';
+import { CONSOLE_IDS } from './console.ids';
 
 export interface SignInLink {
   url: string;
@@ -33,7 +34,7 @@ export class ConsoleSessionsService {
     if (!(await this.accounts.findAccount(accountId))) throw new NotFoundError('Account', accountId);
     const token = newLinkToken();
     const expiresAt = new Date(Date.now() + life * 60_000);
-    await this.repository.insertLink({ id: newId('consoleLink'), accountId, tokenHash: hashToken(token), expiresAt });
+    await this.repository.insertLink({ id: newId(CONSOLE_IDS.consoleLink), accountId, tokenHash: hashToken(token), expiresAt });
     return { url: signInUrl(this.config.publicBaseUrl, token), expiresAt: expiresAt.toISOString() };
   }
 
@@ -49,7 +50,7 @@ export class ConsoleSessionsService {
     if (!looksLikeLinkToken(token)) return { ok: false, reason: 'invalid' };
     const cookieToken = newToken();
     const session = await this.repository.exchange(hashToken(token), {
-      id: newId('consoleSession'),
+      id: newId(CONSOLE_IDS.consoleSession),
       tokenHash: hashToken(cookieToken),
       csrfToken: newToken(),
     });

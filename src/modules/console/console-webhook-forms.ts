@@ -1,6 +1,5 @@
 import { FieldIssue, ValidationError } from '../../platform/errors/domain-error';
 import { validateStrictly } from '../../platform/http/strict-validation.pipe';
-import { EVENT_NAMES } from '../events/event-catalogue';
 import { CreateWebhookDto } from '../webhooks/subscriptions/dto/create-webhook.dto';
 import { UpdateWebhookDto } from '../webhooks/subscriptions/dto/update-webhook.dto';
 import { filtersSelectingNothing, isValidEventFilter } from '../webhooks/subscriptions/event-filter.rules';
@@ -28,9 +27,10 @@ export function subscriptionForm(caller: ConsoleCaller): SubscriptionForm {
 const schemes = (form: SubscriptionForm): SignatureScheme[] => (form.v1a ? ['v1', 'v1a'] : ['v1']);
 
 /** The add form as POST /v1/webhooks's body, checked by its rules (and the filters as below). */
-export function createInput(form: SubscriptionForm): Promise<CreateWebhookDto> {
+/** `eventNames`: every event the house publishes (the filters are checked against them). */
+export function createInput(form: SubscriptionForm, eventNames: readonly string[]): Promise<CreateWebhookDto> {
   const filters = parseFilterList(form.eventFilters ?? '');
-  return checked(CreateWebhookDto, filters, {
+  return checked(CreateWebhookDto, filters, eventNames, {
     url: form.url ?? '',
     eventFilters: filters,
     signatureSchemes: schemes(form),
@@ -39,9 +39,9 @@ export function createInput(form: SubscriptionForm): Promise<CreateWebhookDto> {
 }
 
 /** The settings form as PATCH /v1/webhooks/{id}'s body (url, filters, schemes), checked likewise. */
-export function updateInput(form: SubscriptionForm): Promise<UpdateWebhookDto> {
+export function updateInput(form: SubscriptionForm, eventNames: readonly string[]): Promise<UpdateWebhookDto> {
   const filters = parseFilterList(form.eventFilters ?? '');
-  return checked(UpdateWebhookDto, filters, { url: form.url ?? '', eventFilters: filters, signatureSchemes: schemes(form) });
+  return checked(UpdateWebhookDto, filters, eventNames, { url: form.url ?? '', eventFilters: filters, signatureSchemes: schemes(form) });
 }
 
 /**
@@ -49,8 +49,8 @@ export function updateInput(form: SubscriptionForm): Promise<UpdateWebhookDto> {
  * and (the console's own check: a person typed it) one that selects no event of the catalogue, such as
  * `booking.nonsense`. The API takes those (a program may subscribe ahead of a new event); a form flags them.
  */
-async function checked<T extends object>(dto: new () => T, filters: string[], body: object): Promise<T> {
-  const filterIssues = eachFilterIssue(filters);
+async function checked<T extends object>(dto: new () => T, filters: string[], eventNames: readonly string[], body: object): Promise<T> {
+  const filterIssues = eachFilterIssue(filters, eventNames);
   let input: T | undefined;
   let issues: FieldIssue[] = [];
   try {
@@ -65,8 +65,8 @@ async function checked<T extends object>(dto: new () => T, filters: string[], bo
   return input;
 }
 
-function eachFilterIssue(filters: string[]): FieldIssue[] {
-  const nothing = new Set(filtersSelectingNothing(filters.filter(isValidEventFilter), EVENT_NAMES));
+function eachFilterIssue(filters: string[], eventNames: readonly string[]): FieldIssue[] {
+  const nothing = new Set(filtersSelectingNothing(filters.filter(isValidEventFilter), eventNames));
   return filters.flatMap((filter, i): FieldIssue[] => {
     const pointer = `#/eventFilters/${i}`;
     if (!isValidEventFilter(filter))

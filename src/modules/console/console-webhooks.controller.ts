@@ -1,10 +1,10 @@
-import { Controller, Get, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError } from '../../platform/errors/domain-error';
 import { Public } from '../../platform/http/public.decorator';
 import { STATUS_BY_KIND } from '../../platform/http/problem';
-import { EVENT_NAMES } from '../events/event-catalogue';
+import { DECLARATIONS, type Declarations } from '../../platform/modules/module-declaration';
 import { WebhookSubscriptionsService } from '../webhooks/subscriptions/webhook-subscriptions.service';
 import { ConsoleErrorFilter } from './console-error.filter';
 import { ConsoleFormsService } from './console-forms.service';
@@ -43,6 +43,7 @@ export class ConsoleWebhooksController {
   constructor(
     private readonly subscriptions: WebhookSubscriptionsService,
     private readonly forms: ConsoleFormsService,
+    @Inject(DECLARATIONS) private readonly declared: Declarations,
   ) {}
 
   @Get()
@@ -57,7 +58,7 @@ export class ConsoleWebhooksController {
     const form = subscriptionForm(caller);
     try {
       const location = await this.forms.once(caller.session, caller.formToken, async () => {
-        const created = await this.subscriptions.create(consoleContext(caller), await createInput(form));
+        const created = await this.subscriptions.create(consoleContext(caller), await createInput(form, this.declared.eventNames));
         const { signingSecret, publicKey } = created;
         const note = await this.forms.keepNote(caller.session, 'signingSecret', created.id, {
           reason: 'created',
@@ -110,7 +111,7 @@ export class ConsoleWebhooksController {
           nextCursor: log.nextCursor,
           paged: query.cursor !== undefined,
           filter: logFilterOf(query),
-          eventNames: EVENT_NAMES,
+          eventNames: this.declared.eventNames,
         },
         this.done(caller),
       ),
@@ -120,7 +121,7 @@ export class ConsoleWebhooksController {
   @Get(':webhookId/settings')
   async settings(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
     const subscription = await this.subscriptions.get(caller.session.accountId, webhookId);
-    sendPage(res, 200, settingsPage(caller.frame, { subscription, eventNames: EVENT_NAMES }));
+    sendPage(res, 200, settingsPage(caller.frame, { subscription, eventNames: this.declared.eventNames }));
   }
 
   /** Edit: url, filters and signature schemes (PATCH's rules: URL policy, 409 on another subscription's URL, filters replace). */
@@ -129,7 +130,7 @@ export class ConsoleWebhooksController {
     const form = subscriptionForm(caller);
     try {
       const location = await this.forms.once(caller.session, caller.formToken, async () => {
-        await this.subscriptions.update(consoleContext(caller), webhookId, await updateInput(form));
+        await this.subscriptions.update(consoleContext(caller), webhookId, await updateInput(form, this.declared.eventNames));
         return `/console/webhooks/${webhookId}?done=saved`;
       });
       res.redirect(303, location);
@@ -139,7 +140,11 @@ export class ConsoleWebhooksController {
       sendPage(
         res,
         STATUS_BY_KIND[error.kind],
-        settingsPage(caller.frame, { subscription, eventNames: EVENT_NAMES, form }, refusal(error, 'The changes were not saved.')),
+        settingsPage(
+          caller.frame,
+          { subscription, eventNames: this.declared.eventNames, form },
+          refusal(error, 'The changes were not saved.'),
+        ),
       );
     }
   }

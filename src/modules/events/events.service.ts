@@ -8,6 +8,7 @@ import { EventCatalogue, EventName } from './event-catalogue';
 import { EventEntity } from './event.entity';
 import { EventResponse, toEventResponse } from './event.response';
 import { EventPosition, EventsRepository, UndispatchedEvent, WindowEvent } from './events.repository';
+import { EVENT_IDS } from './events.ids';
 
 export type CommittedEventsListener = (events: EventEntity[]) => Promise<void> | void;
 
@@ -33,7 +34,7 @@ export class EventsService {
   /** Writes the event in the transaction; only a catalogued name, with that event's `results` type (event-catalogue.ts). */
   async publish<N extends EventName>(tx: Tx, eventName: N, results: Array<EventCatalogue[N]>): Promise<EventEntity> {
     const event = await this.repository.insert(tx.manager, {
-      id: newId('event'),
+      id: newId(EVENT_IDS.event),
       accountId: tx.ctx.accountId,
       eventName,
       clientRequestId: tx.ctx.clientRequestId,
@@ -106,7 +107,7 @@ export class EventsService {
     let position: { txId: string; id: string } | undefined;
     if (after !== undefined) {
       // Anything but an event id (garbage, U+0000, another kind's id) cannot be a position: no query needed.
-      position = isIdOf('event', after) ? await this.repository.positionOf(accountId, after) : undefined;
+      position = isIdOf(EVENT_IDS.event, after) ? await this.repository.positionOf(accountId, after) : undefined;
       if (!position) {
         throw new InvalidCursorError(
           `after=${after} is not an event of this account (it may be older than the 90-day retention); restart the feed without it`,
@@ -119,7 +120,7 @@ export class EventsService {
 
   /** The account's events newest first, optionally of one name (the account console); `before` is the last id of the previous page. */
   async newestFirst(accountId: string, options: { eventName?: string; before?: string; limit: number }): Promise<Page<EventResponse>> {
-    const before = options.before !== undefined && isIdOf('event', options.before) ? options.before : undefined;
+    const before = options.before !== undefined && isIdOf(EVENT_IDS.event, options.before) ? options.before : undefined;
     const rows = await this.repository.listNewestFirst(accountId, options.eventName, before, options.limit + 1);
     return toPage(rows, options.limit, toEventResponse, (row) => row.id);
   }

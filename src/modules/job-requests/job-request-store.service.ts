@@ -7,6 +7,7 @@ import { EventsService } from '../events/events.service';
 import { JobRequestEntity } from './job-request.entity';
 import { JobRequestResponse, toJobRequestResponse } from './job-request.response';
 import { JobRequestsRepository } from './job-requests.repository';
+import { JOB_REQUEST_IDS } from './job-requests.ids';
 
 /**
  * What every change of a job does, host's or provider's: lock the account's job FOR UPDATE, and
@@ -21,7 +22,9 @@ export class JobRequestStore {
 
   /** The account's job, locked for the transaction; unknown, malformed or another account's id → 404. */
   async lockOwn(tx: Tx, jobRequestId: string): Promise<JobRequestEntity> {
-    const job = isIdOf('jobRequest', jobRequestId) ? await this.repository.lock(tx.manager, tx.ctx.accountId, jobRequestId) : undefined;
+    const job = isIdOf(JOB_REQUEST_IDS.jobRequest, jobRequestId)
+      ? await this.repository.lock(tx.manager, tx.ctx.accountId, jobRequestId)
+      : undefined;
     if (!job) throw new NotFoundError('Job request', jobRequestId);
     return job;
   }

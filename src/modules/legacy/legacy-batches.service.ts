@@ -8,6 +8,7 @@ import { LegacyBatchesRepository } from './legacy-batches.repository';
 import { InvalidLegacyBatchError, LegacyBatchNotFoundError } from './legacy.errors';
 import { batchShapeIssues } from './legacy.rules';
 import { LegacyQueue } from './legacy-queue.service';
+import { LEGACY_IDS } from './legacy.ids';
 
 /**
  * The legacy batched endpoint's API side (spec 9.2): a well-formed batch is stored with its records
@@ -24,7 +25,7 @@ export class LegacyBatchesService {
   async submit(ctx: RequestContext, dto: SubmitLegacyBatchDto): Promise<LegacyBatchAcceptedResponse> {
     const issues = batchShapeIssues(dto.records);
     if (issues.length > 0) throw new InvalidLegacyBatchError(issues);
-    const batchId = newId('legacyBatch');
+    const batchId = newId(LEGACY_IDS.legacyBatch);
     await this.uow.run(ctx, async (tx) => {
       await this.repository.insert(
         tx.manager,
@@ -37,7 +38,7 @@ export class LegacyBatchesService {
   }
 
   async get(accountId: string, batchId: string): Promise<LegacyBatchResponse> {
-    const found = isIdOf('legacyBatch', batchId) ? await this.repository.find(accountId, batchId) : undefined;
+    const found = isIdOf(LEGACY_IDS.legacyBatch, batchId) ? await this.repository.find(accountId, batchId) : undefined;
     if (!found) throw new LegacyBatchNotFoundError(batchId);
     return toLegacyBatchResponse(found.batch, found.records);
   }

@@ -9,7 +9,7 @@ import { PutLegacyWebhookDto } from './dto/put-legacy-webhook.dto';
 import { SubmitLegacyBatchDto } from './dto/submit-legacy-batch.dto';
 import { LegacyBatchesService } from './legacy-batches.service';
 import { RouteDoc, none, ok, page } from '../../platform/openapi/route-doc';
-import { EXAMPLE, EXAMPLE_LEGACY_BATCH } from '../../platform/openapi/examples';
+import { LEGACY_EXAMPLES } from './legacy.declaration';
 import { LEGACY_BATCH_ACCEPTED_SHAPE, LEGACY_BATCH_SHAPE } from './legacy-batch.response';
 import { LEGACY_WEBHOOK_SHAPE } from '../webhooks/subscriptions/legacy-webhook.response';
 import { WEBHOOK_DELIVERY_SHAPE } from '../webhooks/subscriptions/webhook-delivery.response';
@@ -29,7 +29,7 @@ export class LegacyController {
       'Legacy keys only (a Platform key gets 403 legacyKeyRequired). 1-20 records {clientRequestId, entity, action, entityId?, data?, changes?}; a malformed batch is a 400 at once, a well-formed one is stored and acknowledged (202), then its records are applied in order, each through the Platform route it stands for; each outcome reaches the legacy webhook (the resource event, or legacy.validationError). From the sunset every legacy route answers 410 legacyApiRetired. Every answer carries Deprecation, Sunset and Link (rel="deprecation"). See docs/legacy.md.',
     response: ok(LEGACY_BATCH_ACCEPTED_SHAPE, 'Stored; processed after this answer.'),
     problems: [410],
-    example: { body: EXAMPLE_LEGACY_BATCH },
+    example: { body: LEGACY_EXAMPLES.batch },
   })
   @PostQueued('batch')
   submit(@Ctx() ctx: RequestContext, @Body() body: SubmitLegacyBatchDto) {
@@ -41,7 +41,7 @@ export class LegacyController {
     description: 'For a client that lost a webhook. Legacy keys only.',
     response: ok(LEGACY_BATCH_SHAPE, 'The batch.'),
     problems: [410],
-    example: { params: { batchId: EXAMPLE.legacyBatchId } },
+    example: { params: { batchId: LEGACY_EXAMPLES.legacyBatchId } },
   })
   @Get('batch/:batchId')
   batch(@Ctx() ctx: RequestContext, @Param('batchId') batchId: string) {
@@ -54,7 +54,7 @@ export class LegacyController {
       'One per account; receives every event of the account (Platform calls included) with the Platform envelope byte for byte, unsigned (no webhook-signature), with the same retries. The URL rules of Platform subscriptions apply. PUT again to change the URL or re-enable it.',
     response: ok(LEGACY_WEBHOOK_SHAPE, 'The legacy webhook.'),
     problems: [410],
-    example: { body: { url: EXAMPLE.legacyWebhookUrl } },
+    example: { body: { url: LEGACY_EXAMPLES.legacyWebhookUrl } },
   })
   @Put('webhook')
   putWebhook(@Ctx() ctx: RequestContext, @Body() body: PutLegacyWebhookDto) {

@@ -7,7 +7,7 @@ import { ListPropertiesQueryDto } from './dto/list-properties.dto';
 import { UpdatePropertyDto } from './dto/update-property.dto';
 import { PropertiesService } from './properties.service';
 import { RouteDoc, none, ok, page } from '../../platform/openapi/route-doc';
-import { EXAMPLE } from '../../platform/openapi/examples';
+import { PROPERTY_EXAMPLES } from './properties.declaration';
 import { PROPERTY_SHAPE } from './property.response';
 
 @Controller('v1/properties')
@@ -19,7 +19,7 @@ export class PropertiesController {
     description: 'The root resource: create it before its pictures, checklists, bookings, reminders and jobs. Emits property.create.',
     response: ok(PROPERTY_SHAPE, 'The created property.'),
     problems: [409],
-    example: { body: EXAMPLE.propertyBody },
+    example: { body: PROPERTY_EXAMPLES.propertyBody },
   })
   @Post()
   @Idempotent()

@@ -18,6 +18,7 @@ import { PropertyReference, PropertyResolver } from './property-resolver.service
 import { PropertyEntity } from './property.entity';
 import { toPropertyResponse, PropertyResponse } from './property.response';
 import { applyDetails, DetailsInput } from './property.rules';
+import { PROPERTY_IDS } from './properties.ids';
 
 const CURSOR_SCOPE = 'properties';
 
@@ -42,7 +43,7 @@ export class PropertiesService {
     return this.guardSourceId(ctx, dto.sourceId, () =>
       this.uow.run(ctx, async (tx) => {
         await this.assertSourceIdFree(tx, dto.sourceId);
-        const id = newId('property');
+        const id = newId(PROPERTY_IDS.property);
         await tx.manager.insert(PropertyEntity, {
           id,
           accountId: ctx.accountId,
@@ -88,7 +89,7 @@ export class PropertiesService {
   }
 
   async get(accountId: string, propertyId: string): Promise<PropertyResponse> {
-    const property = isIdOf('property', propertyId) ? await this.repository.findWithPictures(accountId, propertyId) : undefined;
+    const property = isIdOf(PROPERTY_IDS.property, propertyId) ? await this.repository.findWithPictures(accountId, propertyId) : undefined;
     if (!property) throw new NotFoundError('Property', propertyId);
     return this.toResponse(property);
   }
@@ -98,7 +99,9 @@ export class PropertiesService {
     // The address is derived outside the transaction from the row as it is now; re-derived inside only if a concurrent update moved it.
     let derived: { from: AddressInput; address: string | null } | undefined;
     if (touchesAddress) {
-      const current = isIdOf('property', propertyId) ? await this.repository.findOne(this.readManager(), ctx.accountId, propertyId) : null;
+      const current = isIdOf(PROPERTY_IDS.property, propertyId)
+        ? await this.repository.findOne(this.readManager(), ctx.accountId, propertyId)
+        : null;
       if (!current) throw new NotFoundError('Property', propertyId);
       const from = addressInput(current, dto);
       derived = { from, address: await this.addresses.resolve(from) };
@@ -183,7 +186,9 @@ export class PropertiesService {
   }
 
   private async lock(tx: Tx, propertyId: string, mode: 'update' | 'noKeyUpdate'): Promise<PropertyEntity> {
-    const property = isIdOf('property', propertyId) ? await this.repository.findOne(tx.manager, tx.ctx.accountId, propertyId, mode) : null;
+    const property = isIdOf(PROPERTY_IDS.property, propertyId)
+      ? await this.repository.findOne(tx.manager, tx.ctx.accountId, propertyId, mode)
+      : null;
     if (!property) throw new NotFoundError('Property', propertyId);
     return property;
   }

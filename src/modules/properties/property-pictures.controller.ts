@@ -6,7 +6,7 @@ import { storedImage } from '../../platform/http/stored-image';
 import { CreatePropertyPictureDto } from './dto/create-property-picture.dto';
 import { PropertyPicturesService } from './property-pictures.service';
 import { RouteDoc, image, none, ok } from '../../platform/openapi/route-doc';
-import { EXAMPLE } from '../../platform/openapi/examples';
+import { PROPERTY_EXAMPLES } from './properties.declaration';
 import { PROPERTY_PICTURE_SHAPE } from './property-picture.response';
 
 @Controller('v1/propertyPictures')
@@ -19,7 +19,9 @@ export class PropertyPicturesController {
       'The service downloads sourceUrl (https, public address, size and time limits), stores its own copy and serves it at url. 400 pictureDownloadFailed when the download fails.',
     response: ok(PROPERTY_PICTURE_SHAPE, 'The stored picture.'),
     problems: [404],
-    example: { body: { sourceId: 'living-room-1', sourceUrl: EXAMPLE.pictureSourceUrl, propertyId: EXAMPLE.propertyId } },
+    example: {
+      body: { sourceId: 'living-room-1', sourceUrl: PROPERTY_EXAMPLES.pictureSourceUrl, propertyId: PROPERTY_EXAMPLES.propertyId },
+    },
   })
   @Post()
   create(@Ctx() ctx: RequestContext, @Body() dto: CreatePropertyPictureDto) {

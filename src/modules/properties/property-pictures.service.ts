@@ -19,6 +19,7 @@ import { PropertyPictureEntity } from './property-picture.entity';
 import { PictureFailure, pictureFailureDetail } from './property-picture.rules';
 import { PropertyPictureResponse, toPropertyPictureResponse } from './property-picture.response';
 import { PropertyResolver, ResolvedProperty } from './property-resolver.service';
+import { PROPERTY_IDS } from './properties.ids';
 
 /**
  * Property pictures: the service downloads sourceUrl (safely, outside any transaction),
@@ -52,7 +53,7 @@ export class PropertyPicturesService implements OnModuleInit {
 
     // Network I/O with no transaction open.
     const { bytes, contentType } = await this.download(dto.sourceUrl);
-    const id = newId('picture');
+    const id = newId(PROPERTY_IDS.picture);
     const storageKey = `pictures/${ctx.accountId}/${id}`;
     await this.blobs.put(storageKey, bytes, contentType);
 
@@ -103,7 +104,7 @@ export class PropertyPicturesService implements OnModuleInit {
 
   async delete(ctx: RequestContext, pictureId: string): Promise<void> {
     await this.uow.run(ctx, async (tx) => {
-      const picture = await foundById('picture', pictureId, 'Picture', () =>
+      const picture = await foundById(PROPERTY_IDS.picture, pictureId, 'Picture', () =>
         tx.manager.findOne(PropertyPictureEntity, {
           where: { accountId: ctx.accountId, id: pictureId },
           lock: { mode: 'pessimistic_write' },
@@ -115,7 +116,7 @@ export class PropertyPicturesService implements OnModuleInit {
 
   /** GET …/content: the stored copy, for the owning account only; a missing copy is a 404 like a missing row. */
   async content(ctx: RequestContext, pictureId: string): Promise<{ bytes: Buffer; contentType: string }> {
-    const picture = isIdOf('picture', pictureId)
+    const picture = isIdOf(PROPERTY_IDS.picture, pictureId)
       ? await this.dataSource.manager.findOne(PropertyPictureEntity, {
           where: { accountId: ctx.accountId, id: pictureId },
           select: { storageKey: true, contentType: true },

@@ -8,6 +8,7 @@ import { ReminderResponse, toReminderResponse } from './reminder.response';
 import { AutomationBooking, automaticReminderFor } from './reminder.rules';
 import { RemindersRepository } from './reminders.repository';
 import type { EventsCarrying } from '../events/event-catalogue';
+import { REMINDER_IDS } from './reminders.ids';
 
 /**
  * The scheduling automation's side in reminders (spec 1), called by BookingsService inside the
@@ -27,7 +28,7 @@ export class ReminderAutomation {
   /** A new booking's turnover reminder (the caller skips this when the property disables the automation). */
   async createForBooking(tx: Tx, booking: AutomationBooking): Promise<ReminderResponse> {
     const reminder = await this.repository.insert(tx.manager, {
-      id: newId('reminder'),
+      id: newId(REMINDER_IDS.reminder),
       accountId: tx.ctx.accountId,
       ...automaticReminderFor(booking),
     });

@@ -5,7 +5,7 @@ import { CreateReminderDto } from './dto/create-reminder.dto';
 import { ListRemindersQueryDto } from './dto/list-reminders.dto';
 import { RemindersService } from './reminders.service';
 import { RouteDoc, none, ok, page } from '../../platform/openapi/route-doc';
-import { EXAMPLE } from '../../platform/openapi/examples';
+import { REMINDER_EXAMPLES } from './reminders.declaration';
 import { REMINDER_SHAPE } from './reminder.response';
 
 @Controller('v1/reminders')
@@ -18,7 +18,7 @@ export class RemindersController {
       'A reminder on a property (propertyId or sourcePropertyId) for a date; at that date the worker emits reminder.due. Emits reminder.create.',
     response: ok(REMINDER_SHAPE, 'The created reminder.'),
     problems: [404],
-    example: { body: EXAMPLE.reminderBody },
+    example: { body: REMINDER_EXAMPLES.reminderBody },
   })
   @Post()
   create(@Ctx() ctx: RequestContext, @Body() dto: CreateReminderDto) {

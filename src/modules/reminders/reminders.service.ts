@@ -18,6 +18,7 @@ import { ReminderResponse, toReminderResponse } from './reminder.response';
 import { assertChecklistsOfProperty, storedJobRequestSettings } from './reminder.rules';
 import { ReminderListFilter, RemindersRepository } from './reminders.repository';
 import type { EventsCarrying } from '../events/event-catalogue';
+import { REMINDER_IDS } from './reminders.ids';
 
 /**
  * Reminder use cases (spec 2.5, 4.6): create, get, list, delete, each write one transaction with its
@@ -45,7 +46,7 @@ export class RemindersService {
       const snapshots = await this.checklists.snapshotForJob(tx, checklistIds);
       assertChecklistsOfProperty(property.propertyId, snapshots);
       const reminder = await this.repository.insert(tx.manager, {
-        id: newId('reminder'),
+        id: newId(REMINDER_IDS.reminder),
         accountId: ctx.accountId,
         propertyId: property.propertyId,
         title: dto.title,
@@ -63,7 +64,7 @@ export class RemindersService {
   }
 
   async get(accountId: string, reminderId: string): Promise<ReminderResponse> {
-    const reminder = await foundById('reminder', reminderId, 'Reminder', () =>
+    const reminder = await foundById(REMINDER_IDS.reminder, reminderId, 'Reminder', () =>
       this.repository.findOne(this.repository.manager, accountId, reminderId),
     );
     return toReminderResponse(reminder);
@@ -84,7 +85,7 @@ export class RemindersService {
 
   async delete(ctx: RequestContext, reminderId: string): Promise<void> {
     await this.uow.run(ctx, async (tx) => {
-      const reminder = await foundById('reminder', reminderId, 'Reminder', () =>
+      const reminder = await foundById(REMINDER_IDS.reminder, reminderId, 'Reminder', () =>
         this.repository.findOne(tx.manager, ctx.accountId, reminderId, 'update'),
       );
       await this.repository.delete(tx.manager, ctx.accountId, reminder.id);

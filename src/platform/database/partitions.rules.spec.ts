@@ -1,5 +1,8 @@
-import { idBoundAt, newIdAt } from '../ids/ids';
+import { idBoundAt, idKind, newIdAt } from '../ids/ids';
 import { expiredPartitions, parsePartitionName, partitionAt, partitionsCovering, PARTITION_SPAN_MS, spanStart } from './partitions.rules';
+
+/** The event log's ids, as the events module declares them (platform code takes kinds as parameters). */
+const EVENT_KIND = idKind('evt');
 
 describe('time partitions', () => {
   it('starts each span on a Monday at 00:00 UTC', () => {
@@ -32,8 +35,8 @@ describe('time partitions', () => {
   it('bounds hold exactly the ids minted in the span (ULID time sorts like the time)', () => {
     const span = partitionAt('events', new Date('2026-11-23T00:00:00Z'));
     const [lower, upper] = [idBoundAt('evt', span.start), idBoundAt('evt', span.end)];
-    const inside = [newIdAt('event', span.start), newIdAt('event', new Date(span.end.getTime() - 1))];
-    const outside = [newIdAt('event', new Date(span.start.getTime() - 1)), newIdAt('event', span.end)];
+    const inside = [newIdAt(EVENT_KIND, span.start), newIdAt(EVENT_KIND, new Date(span.end.getTime() - 1))];
+    const outside = [newIdAt(EVENT_KIND, new Date(span.start.getTime() - 1)), newIdAt(EVENT_KIND, span.end)];
     for (const id of inside) expect(id >= lower && id < upper).toBe(true);
     for (const id of outside) expect(id >= lower && id < upper).toBe(false);
   });

@@ -1,28 +1,30 @@
-import { ID_PREFIX, isIdOf, newId, pooledRandom } from './ids';
+import { idKind, idKinds, isIdOf, newId, pooledRandom } from './ids';
+
+const KINDS = idKinds({ event: 'evt', delivery: 'whd', subscription: 'sub', property: 'prop' });
 
 describe('ids', () => {
   it('prefixes ids with the resource kind', () => {
-    expect(newId('event')).toMatch(/^evt_[0-9A-Z]{26}$/);
-    expect(newId('delivery')).toMatch(/^whd_/);
-    expect(newId('subscription')).toMatch(/^sub_/);
+    expect(newId(KINDS.event)).toMatch(/^evt_[0-9A-Z]{26}$/);
+    expect(newId(KINDS.delivery)).toMatch(/^whd_/);
+    expect(newId(KINDS.subscription)).toMatch(/^sub_/);
   });
 
   it('mints ids that sort in creation order, even within one millisecond', () => {
-    const ids = Array.from({ length: 1000 }, () => newId('property'));
+    const ids = Array.from({ length: 1000 }, () => newId(KINDS.property));
     expect([...ids].sort()).toEqual(ids);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('recognises ids of a kind and rejects others', () => {
-    expect(isIdOf('event', newId('event'))).toBe(true);
-    expect(isIdOf('event', newId('property'))).toBe(false);
-    expect(isIdOf('event', 'evt_nope')).toBe(false);
-    expect(isIdOf('event', 42)).toBe(false);
+    expect(isIdOf(KINDS.event, newId(KINDS.event))).toBe(true);
+    expect(isIdOf(KINDS.event, newId(KINDS.property))).toBe(false);
+    expect(isIdOf(KINDS.event, 'evt_nope')).toBe(false);
+    expect(isIdOf(KINDS.event, 42)).toBe(false);
   });
 
-  it('uses a distinct prefix per kind', () => {
-    const prefixes = Object.values(ID_PREFIX);
-    expect(new Set(prefixes).size).toBe(prefixes.length);
+  it('names the kinds a module declares by their key', () => {
+    expect(KINDS.delivery).toEqual(idKind('whd'));
+    expect(isIdOf(idKind('wh'), newId(KINDS.delivery))).toBe(false);
   });
 
   it("draws randomness in [0, 1) from a pool it refills, spreading over all of ulid's 32 characters", () => {

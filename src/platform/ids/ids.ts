@@ -4,32 +4,26 @@ import { decodeTime, encodeTime, monotonicFactory, ulid } from 'ulid';
 /**
  * Every id the service mints: a resource prefix and a ULID. ULIDs sort by creation
  * time (monotonic within a millisecond in one process), so ordering by id is ordering
- * by creation, and keyset pagination on id needs no second column.
+ * by creation, and keyset pagination on id needs no second column. Each module declares
+ * the kinds it mints (`idKinds` in its `<module>.declaration.ts`); the assembled
+ * declarations check that no two kinds share a prefix.
  */
-export const ID_PREFIX = {
-  account: 'acct',
-  apiKey: 'key',
-  property: 'prop',
-  picture: 'pic',
-  checklist: 'chk',
-  taskGroup: 'tgrp',
-  task: 'task',
-  booking: 'bk',
-  reminder: 'rem',
-  jobRequest: 'job',
-  comment: 'cmt',
-  subscription: 'sub',
-  delivery: 'whd',
-  replay: 'rpl',
-  event: 'evt',
-  request: 'req',
-  legacyBatch: 'lbat',
-  calendarFeed: 'cal',
-  consoleLink: 'clnk',
-  consoleSession: 'cses',
-} as const;
+export interface IdKind {
+  readonly prefix: string;
+  /** Compiled once (the check runs on every request naming an id). */
+  readonly pattern: RegExp;
+}
 
-export type IdKind = keyof typeof ID_PREFIX;
+const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
+
+export const idKind = (prefix: string): IdKind => ({ prefix, pattern: new RegExp(`^${prefix}_${ULID_PATTERN}$`) });
+
+/** A module's kinds, named: `idKinds({ booking: 'bk' }).booking`. */
+export function idKinds<const T extends Record<string, string>>(prefixes: T): { readonly [K in keyof T]: IdKind } {
+  return Object.fromEntries(Object.entries(prefixes).map(([kind, prefix]) => [kind, idKind(prefix)])) as {
+    [K in keyof T]: IdKind;
+  };
+}
 
 /**
  * The ULIDs' randomness, drawn from the CSPRNG a few kilobytes at a time: ulid's default asks
@@ -52,7 +46,7 @@ export function pooledRandom(poolBytes = 4096): () => number {
 const nextUlid = monotonicFactory(pooledRandom());
 
 export function newId(kind: IdKind): string {
-  return `${ID_PREFIX[kind]}_${nextUlid()}`;
+  return `${kind.prefix}_${nextUlid()}`;
 }
 
 /**
@@ -60,7 +54,7 @@ export function newId(kind: IdKind): string {
  * the id's time is the row's age, which is what places it in its time partition.
  */
 export function newIdAt(kind: IdKind, at: Date): string {
-  return `${ID_PREFIX[kind]}_${ulid(at.getTime(), pooledRandom(64))}`;
+  return `${kind.prefix}_${ulid(at.getTime(), pooledRandom(64))}`;
 }
 
 /** The first id of any kind minted at or after `at` (a partition bound): the prefix and the ULID's time, nothing after. */
@@ -78,14 +72,7 @@ export function idTime(id: string): Date | undefined {
   }
 }
 
-const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
-
-/** One compiled pattern per kind, built once (the check runs on every request naming an id). */
-const ID_PATTERNS = Object.fromEntries(
-  Object.entries(ID_PREFIX).map(([kind, prefix]) => [kind, new RegExp(`^${prefix}_${ULID_PATTERN}$`)]),
-) as Record<IdKind, RegExp>;
-
 /** True when the value has the shape of an id of that kind (a cheap guard before a lookup). */
 export function isIdOf(kind: IdKind, value: unknown): value is string {
-  return typeof value === 'string' && ID_PATTERNS[kind].test(value);
+  return typeof value === 'string' && kind.pattern.test(value);
 }

@@ -10,7 +10,7 @@ import type { ReadShape } from './read-shape';
  *
  * The OpenAPI document (src/openapi/openapi.document.ts) takes the path, parameters, body and query
  * schemas, success status, @Public, @Idempotent and @MultipartFile from the code, and the rest from
- * here. A route with a path id answers 404 and its example uses the EXAMPLE_IDS placeholder of the
+ * here. A route with a path id answers 404 and its example uses the declared example id of the
  * id's name, both without saying so here. The example request must work against a fresh account: the
  * contract test sends it (test/e2e/openapi-contract.e2e-spec.ts) after swapping the placeholders for real ids.
  */
@@ -23,7 +23,7 @@ export type ResponseDoc =
   | { refused: number; description: string };
 
 export interface ExampleRequest {
-  /** Path ids whose example is not the EXAMPLE_IDS placeholder of their name. */
+  /** Path ids whose example is not the declared example id of their name (`exampleIds` in the module declarations). */
   params?: Record<string, string>;
   /** Typed as the parameter is (integers as numbers). */
   query?: Record<string, string | number | boolean>;

@@ -19,6 +19,7 @@ import { CommentResponse, toCommentResponse } from './comment.response';
 import { CommentsRepository } from './comments.repository';
 import { CreateCommentDto } from './dto/create-comment.dto';
 import { ListCommentsQueryDto } from './dto/list-comments.dto';
+import { JOB_REQUEST_IDS } from '../job-requests.ids';
 
 /**
  * A job's chat (spec 4.7): the host's comments (JSON or multipart with an image, which the service
@@ -65,7 +66,7 @@ export class CommentsService {
       ]);
     }
     await this.assertJob(ctx.accountId, jobRequestId);
-    const id = newId('comment');
+    const id = newId(JOB_REQUEST_IDS.comment);
     let picture: { storageKey: string; contentType: string; byteSize: number } | undefined;
     if (file) {
       const contentType = sniffImageType(file.buffer);
@@ -106,7 +107,7 @@ export class CommentsService {
       nextStatus(job.id, job.status, 'comment');
       const author = invitedProvider(job, authorEmail, '#/authorEmail');
       const comment = await this.repository.insert(tx.manager, {
-        id: newId('comment'),
+        id: newId(JOB_REQUEST_IDS.comment),
         accountId: ctx.accountId,
         jobRequestId: job.id,
         authorKind: 'provider',
@@ -126,7 +127,7 @@ export class CommentsService {
   /** GET …/comments/{commentId}/picture: the stored copy, for the owning account only; 404 when the comment has none. */
   async picture(accountId: string, jobRequestId: string, commentId: string): Promise<{ bytes: Buffer; contentType: string }> {
     const comment =
-      isIdOf('jobRequest', jobRequestId) && isIdOf('comment', commentId)
+      isIdOf(JOB_REQUEST_IDS.jobRequest, jobRequestId) && isIdOf(JOB_REQUEST_IDS.comment, commentId)
         ? await this.repository.findOne(accountId, jobRequestId, commentId)
         : undefined;
     const stored = comment?.pictureStorageKey ? await this.blobs.get(comment.pictureStorageKey) : undefined;
@@ -135,7 +136,7 @@ export class CommentsService {
   }
 
   private async assertJob(accountId: string, jobRequestId: string): Promise<void> {
-    const found = isIdOf('jobRequest', jobRequestId) && (await this.jobs.exists(this.jobs.manager, accountId, jobRequestId));
+    const found = isIdOf(JOB_REQUEST_IDS.jobRequest, jobRequestId) && (await this.jobs.exists(this.jobs.manager, accountId, jobRequestId));
     if (!found) throw new NotFoundError('Job request', jobRequestId);
   }
 }

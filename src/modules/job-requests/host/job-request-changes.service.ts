@@ -27,6 +27,7 @@ import { OneOffTasksDto } from './dto/one-off-tasks.dto';
 import { PaymentStatusDto } from './dto/payment-status.dto';
 import { UpdateJobRequestDto } from './dto/update-job-request.dto';
 import { JobRequestsService } from './job-requests.service';
+import { CHECKLIST_IDS } from '../../checklists/checklists.ids';
 
 /**
  * The host's changes to a job (spec 4.7): PATCH, one-off tasks, cancel and payment status. Each is
@@ -87,7 +88,7 @@ export class JobRequestChangesService {
       const job = await this.store.lockOwn(tx, jobRequestId);
       nextStatus(job.id, job.status, 'hostChange');
       const before = editableOf(job);
-      const after = { ...before, oneOffTasks: mergeOneOffTasks(job.oneOffTasks, dto.tasks, () => newId('task')) };
+      const after = { ...before, oneOffTasks: mergeOneOffTasks(job.oneOffTasks, dto.tasks, () => newId(CHECKLIST_IDS.task)) };
       if (!hostEditableChanged(before, after)) return toJobRequestResponse(job);
       return this.applyHostChange(tx, job, after);
     });

@@ -11,7 +11,7 @@ import { UpdateJobRequestDto } from './dto/update-job-request.dto';
 import { JobRequestChangesService } from './job-request-changes.service';
 import { JobRequestsService } from './job-requests.service';
 import { RouteDoc, ok, page } from '../../../platform/openapi/route-doc';
-import { EXAMPLE } from '../../../platform/openapi/examples';
+import { JOB_REQUEST_EXAMPLES } from '../job-requests.declaration';
 import { JOB_REQUEST_SHAPE, PAYMENT_STATUS_SHAPE } from '../job-request.response';
 
 @Controller('v1/jobRequests')
@@ -27,7 +27,7 @@ export class JobRequestsController {
       "Invites the service providers; the property's details sent here update the property in the same transaction; checklists are copied onto the job. Emits jobRequest.created.",
     response: ok(JOB_REQUEST_SHAPE, 'The job (status 1).'),
     problems: [404, 409],
-    example: { body: EXAMPLE.jobBody },
+    example: { body: JOB_REQUEST_EXAMPLES.jobBody },
   })
   @Post()
   @Idempotent()

@@ -21,6 +21,7 @@ import { JOB_STATUS } from '../job-status.rules';
 import { CreateJobRequestDto } from './dto/create-job-request.dto';
 import { JobTimeDto } from './dto/job-parts.dto';
 import { ListJobRequestsQueryDto } from './dto/list-job-requests.dto';
+import { JOB_REQUEST_IDS } from '../job-requests.ids';
 
 /**
  * Job request create and reads (spec 2.6, 4.7). Create is one transaction: the property (and its
@@ -59,7 +60,7 @@ export class JobRequestsService implements OnModuleInit {
       const partnerBookingId = await this.linkBooking(tx, property.propertyId, dto.sourceBookingId ?? undefined);
       const plan = planTasks(checklists, []);
       const job = await this.repository.insert(tx.manager, {
-        id: newId('jobRequest'),
+        id: newId(JOB_REQUEST_IDS.jobRequest),
         accountId: ctx.accountId,
         status: JOB_STATUS.pending,
         propertyId: property.propertyId,
@@ -106,7 +107,7 @@ export class JobRequestsService implements OnModuleInit {
   }
 
   async get(accountId: string, jobRequestId: string): Promise<JobRequestResponse> {
-    const job = await foundById('jobRequest', jobRequestId, 'Job request', () =>
+    const job = await foundById(JOB_REQUEST_IDS.jobRequest, jobRequestId, 'Job request', () =>
       this.repository.findView(this.repository.manager, accountId, jobRequestId),
     );
     return toJobRequestResponse(job);

@@ -19,6 +19,7 @@ import { ReplayWebhookDto } from './dto/replay-webhook.dto';
 import { ReplayDryRunResponse, toWebhookReplayResponse, WebhookReplayResponse } from './webhook-replay.response';
 import { replayWindow } from './webhook-replay.rules';
 import { WebhookReplaySelector } from './webhook-replay-selector';
+import { WEBHOOK_IDS } from '../webhooks.ids';
 
 /**
  * Replays (API side, issue 13): starts one (counted now, run by the worker's replay job), answers a
@@ -61,7 +62,7 @@ export class WebhookReplaysService {
     const running = await this.replays.runningOf(accountId, subscriptionId);
     if (running) throw new ReplayRunningError(running);
     const total = await this.selector.count(this.dataSource.manager, scope);
-    const id = newId('replay');
+    const id = newId(WEBHOOK_IDS.replay);
     try {
       await this.replays.insert({ id, status: 'running', ...scope, total, done: 0, skipped: 0 });
     } catch (error) {
@@ -78,7 +79,7 @@ export class WebhookReplaysService {
 
   async get(accountId: string, subscriptionId: string, replayId: string): Promise<WebhookReplayResponse> {
     if (!(await this.subscriptions.find(accountId, subscriptionId))) throw new WebhookNotFoundError(subscriptionId);
-    const row = isIdOf('replay', replayId) ? await this.replays.find(accountId, subscriptionId, replayId) : null;
+    const row = isIdOf(WEBHOOK_IDS.replay, replayId) ? await this.replays.find(accountId, subscriptionId, replayId) : null;
     if (!row) throw new WebhookReplayNotFoundError(replayId);
     return toWebhookReplayResponse(row, await this.replays.replayOutcomes(accountId, replayId));
   }

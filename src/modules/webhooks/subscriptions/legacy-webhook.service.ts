@@ -7,6 +7,7 @@ import { LegacyWebhookResponse, toLegacyWebhookResponse } from './legacy-webhook
 import { toWebhookDeliveryResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
 import { SUBSCRIPTION_LIMITS } from './webhook-subscription.rules';
 import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
+import { WEBHOOK_IDS } from '../webhooks.ids';
 
 /**
  * The account's legacy webhook (spec 9.6, docs/legacy.md), for the legacy module: a subscription of
@@ -25,7 +26,7 @@ export class LegacyWebhookService {
   async put(accountId: string, rawUrl: string): Promise<LegacyWebhookResponse> {
     const url = await this.subscriptions.checkedUrl(rawUrl);
     const row = await this.repository.upsertLegacy({
-      id: newId('subscription'),
+      id: newId(WEBHOOK_IDS.subscription),
       accountId,
       url,
       maxRetries: SUBSCRIPTION_LIMITS.maxRetriesDefault,
@@ -47,7 +48,10 @@ export class LegacyWebhookService {
   async deliveries(accountId: string, cursor: string | undefined, limit: number): Promise<Page<WebhookDeliveryResponse>> {
     const row = await this.repository.findLegacy(accountId);
     if (!row) throw new LegacyWebhookNotFoundError();
-    if (cursor !== undefined && !(isIdOf('delivery', cursor) && (await this.repository.deliveryExists(accountId, row.id, cursor)))) {
+    if (
+      cursor !== undefined &&
+      !(isIdOf(WEBHOOK_IDS.delivery, cursor) && (await this.repository.deliveryExists(accountId, row.id, cursor)))
+    ) {
       throw new UnknownDeliveryCursorError();
     }
     const rows = await this.repository.listDeliveries(accountId, row.id, cursor, limit + 1);

@@ -8,6 +8,7 @@ import { WebhookSubscriptionsRepository } from '../webhook-subscriptions.reposit
 import { WebhookDeliveryNotFoundError, WebhookNotFoundError } from '../webhooks.errors';
 import { AttemptRequest, attemptRequests } from './attempt-requests.rules';
 import { toWebhookDeliveryResponse, WebhookDeliveryResponse } from './webhook-delivery.response';
+import { WEBHOOK_IDS } from '../webhooks.ids';
 
 export interface DeliveryWithRequests {
   delivery: WebhookDeliveryResponse;
@@ -33,7 +34,7 @@ export class WebhookDeliveryRequestsService {
   async withRequests(accountId: string, subscriptionId: string, deliveryId: string): Promise<DeliveryWithRequests> {
     const subscription = await this.repository.find(accountId, subscriptionId);
     if (!subscription) throw new WebhookNotFoundError(subscriptionId);
-    const row = isIdOf('delivery', deliveryId) ? await this.repository.findDelivery(accountId, subscriptionId, deliveryId) : null;
+    const row = isIdOf(WEBHOOK_IDS.delivery, deliveryId) ? await this.repository.findDelivery(accountId, subscriptionId, deliveryId) : null;
     if (!row) throw new WebhookDeliveryNotFoundError(deliveryId);
     let source: EnvelopeSource | null = null;
     if (row.eventId === null) source = testEnvelopeSource(row.testPayload, row);

@@ -49,6 +49,7 @@ import {
   WebhookNotFoundError,
   WebhookUrlError,
 } from '../webhooks.errors';
+import { WEBHOOK_IDS } from '../webhooks.ids';
 
 export interface CreateWebhookInput {
   url: string;
@@ -86,7 +87,7 @@ export class WebhookSubscriptionsService {
   async create(ctx: RequestContext, input: CreateWebhookInput): Promise<CreatedWebhookSubscriptionResponse> {
     // DNS runs before the transaction opens: a slow resolver must not hold a connection.
     const url = await this.checkedUrl(input.url);
-    const id = newId('subscription');
+    const id = newId(WEBHOOK_IDS.subscription);
     const signingSecret = newSigningSecret();
     const row = Object.assign(new WebhookSubscriptionEntity(), {
       id,
@@ -183,7 +184,7 @@ export class WebhookSubscriptionsService {
    * A disabled subscription gets nothing delivered (the engine's rule), so the test is refused up front.
    */
   async sendTest(ctx: RequestContext, id: string, eventName: string): Promise<TestDeliveryResponse> {
-    const deliveryId = newId('delivery');
+    const deliveryId = newId(WEBHOOK_IDS.delivery);
     try {
       await this.uow.run(ctx, async (tx) => {
         const subscription = await this.repository.find(ctx.accountId, id, tx.manager);
@@ -227,7 +228,7 @@ export class WebhookSubscriptionsService {
   ): Promise<Page<WebhookDeliveryResponse>> {
     const { cursor, limit, ...filter } = query;
     await this.mustExist(accountId, id);
-    if (cursor !== undefined && !(isIdOf('delivery', cursor) && (await this.repository.deliveryExists(accountId, id, cursor)))) {
+    if (cursor !== undefined && !(isIdOf(WEBHOOK_IDS.delivery, cursor) && (await this.repository.deliveryExists(accountId, id, cursor)))) {
       throw new UnknownDeliveryCursorError();
     }
     const rows = await this.repository.listDeliveries(accountId, id, cursor, limit + 1, filter);
@@ -262,7 +263,7 @@ export class WebhookSubscriptionsService {
   /** One row of the delivery log, with every attempt; another subscription's (or account's) delivery is a 404. */
   async delivery(accountId: string, id: string, deliveryId: string): Promise<WebhookDeliveryResponse> {
     await this.mustExist(accountId, id);
-    const row = isIdOf('delivery', deliveryId) ? await this.repository.findDelivery(accountId, id, deliveryId) : null;
+    const row = isIdOf(WEBHOOK_IDS.delivery, deliveryId) ? await this.repository.findDelivery(accountId, id, deliveryId) : null;
     if (!row) throw new WebhookDeliveryNotFoundError(deliveryId);
     return toWebhookDeliveryResponse(row);
   }
@@ -277,7 +278,7 @@ export class WebhookSubscriptionsService {
   async retryDelivery(accountId: string, id: string, deliveryId: string): Promise<RetriedDeliveryResponse> {
     const subscription = await this.repository.find(accountId, id);
     if (!subscription) throw new WebhookNotFoundError(id);
-    const row = isIdOf('delivery', deliveryId) ? await this.repository.findDelivery(accountId, id, deliveryId) : null;
+    const row = isIdOf(WEBHOOK_IDS.delivery, deliveryId) ? await this.repository.findDelivery(accountId, id, deliveryId) : null;
     if (!row) throw new WebhookDeliveryNotFoundError(deliveryId);
     if (!subscription.enabled) throw new WebhookDisabledForDeliveryError(id, 'retry');
     if (row.inFlightUntil !== null) throw new DeliveryInFlightError(deliveryId);

@@ -8,7 +8,7 @@ import { TestWebhookDto } from './dto/test-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
 import { RouteDoc, none, ok, page } from '../../../platform/openapi/route-doc';
-import { EXAMPLE } from '../../../platform/openapi/examples';
+import { WEBHOOK_EXAMPLES } from '../webhooks.declaration';
 import { CREATED_WEBHOOK_SUBSCRIPTION_SHAPE, ROTATED_SECRET_SHAPE, WEBHOOK_SUBSCRIPTION_SHAPE } from './webhook-subscription.response';
 import { RETRIED_DELIVERY_SHAPE, TEST_DELIVERY_SHAPE, WEBHOOK_DELIVERY_SHAPE } from './webhook-delivery.response';
 
@@ -23,7 +23,7 @@ export class WebhooksController {
       'url must be https, a domain name that resolves to public addresses only (400 invalidWebhookUrl). One subscription per URL: 409 conflict with existingId. The signingSecret is returned only here and by rotateSecret. rateLimitPerSecond (an extension, 1-1000, null by default) caps the attempts started per second to the url across all workers; deliveries wait for their turn, they never fail for it. Extension: signatureSchemes ["v1", "v1a"] adds ed25519 signatures (v1a) beside the HMAC ones, verifiable with the publicKey returned.',
     response: ok(CREATED_WEBHOOK_SUBSCRIPTION_SHAPE, 'The subscription with its signing secret.'),
     problems: [409],
-    example: { body: { url: EXAMPLE.webhookUrl, eventFilters: ['property.*', 'jobRequest.*'], maxRetries: 5 } },
+    example: { body: { url: WEBHOOK_EXAMPLES.webhookUrl, eventFilters: ['property.*', 'jobRequest.*'], maxRetries: 5 } },
   })
   @Post()
   create(@Ctx() ctx: RequestContext, @Body() body: CreateWebhookDto) {

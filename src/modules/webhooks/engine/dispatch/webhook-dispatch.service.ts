@@ -8,6 +8,7 @@ import { Coalescer } from '../../../../platform/concurrency/coalescer';
 import { WebhookDeliveriesRepository } from '../../webhook-deliveries.repository';
 import { fanOut, inEventOrder, wakesOf } from './webhook-dispatch.rules';
 import { WebhookBatches } from '../batches/webhook-batches.service';
+import { WEBHOOK_IDS } from '../../webhooks.ids';
 
 /**
  * Events per dispatch transaction, and dispatch transactions running at once per process: one, so a
@@ -62,7 +63,7 @@ export class WebhookDispatchService {
       const events = await this.events.lockUndispatched(manager, ids);
       if (events.length === 0) return [];
       const candidates = await this.repository.candidateSubscriptions(manager, events, this.config.legacy.sunsetAt);
-      const rows = inEventOrder(fanOut(events, candidates)).map((delivery) => ({ id: newId('delivery'), ...delivery }));
+      const rows = inEventOrder(fanOut(events, candidates)).map((delivery) => ({ id: newId(WEBHOOK_IDS.delivery), ...delivery }));
       const inserted = await this.repository.insertEventDeliveries(manager, rows);
       await this.events.markDispatched(
         manager,

@@ -12,6 +12,7 @@ import { dueTimes } from '../../replay/webhook-replay.rules';
 import { ReplayScope, WebhookReplaySelector } from '../../replay/webhook-replay-selector';
 import { WebhookAdmission } from '../admission/webhook-admission.service';
 import { WebhookAttemptPipeline } from '../pipeline/webhook-attempt-pipeline.service';
+import { WEBHOOK_IDS } from '../../webhooks.ids';
 
 /** Events read per batch at most (fewer when the rate is lower: a batch is about a second of deliveries). */
 const MAX_BATCH = 100;
@@ -82,7 +83,7 @@ export class WebhookReplayRunner {
           manager,
           replayId,
           selected.emit.map((event, i) => ({
-            id: newId('delivery'),
+            id: newId(WEBHOOK_IDS.delivery),
             accountId: replay.accountId,
             subscriptionId: replay.subscriptionId,
             eventId: event.id,
