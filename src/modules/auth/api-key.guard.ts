@@ -16,8 +16,10 @@ import { bearerKeyOf, hasApiAccess, hashApiKey, looksLikeApiKey } from './auth.r
 import { AuthService, KeyRecord } from './auth.service';
 
 /**
- * The global guard: who is calling, and how often. Every route needs x-api-key (read from
- * the header only) unless marked @Public().
+ * Who is calling, and how often. Every route needs x-api-key (read from the header only) unless
+ * marked @Public(). `authenticate` runs in the entry middleware for every route RoutePlans planned
+ * (before the body is read and before Nest's pipeline, so floods of bad keys are refused cheaply);
+ * as the global guard it lets those requests through and checks any route without a plan.
  *
  * The key lookup (PostgreSQL) and the key's rate limit (one Redis round trip, keyed by the
  * key's hash) run at the same time, so an authenticated request waits for one stage, not two.
