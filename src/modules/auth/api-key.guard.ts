@@ -28,11 +28,15 @@ import { AuthService, KeyRecord } from './auth.service';
  * limit they are answered 429 and, once this process has seen the address blocked, without
  * a database read, while keys that have been allowed today still get through.
  */
+const MAX_SERVED_KEYS = 10_000;
+
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   private readonly publicRoute = new RouteFlag(IS_PUBLIC);
   private readonly legacyRoute = new RouteFlag(LEGACY_KEY_REQUIRED);
   private readonly bearerRoute = new RouteFlag(BEARER_KEY_ACCEPTED);
+  /** Hashes of keys served while some address was blocked: looked up at once from a blocked address (lookUp). */
+  private readonly served = new Set<string>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -79,6 +83,7 @@ export class ApiKeyGuard implements CanActivate {
       throw keyLimitError(decision, this.limiter.keyLimits);
     }
     req.keyChecked = true;
+    if (this.limiter.anyBlocked()) this.noteServed(keyHash);
   }
 
   private async lookUp(keyHash: Buffer, req: ApiRequest): Promise<[KeyRecord | undefined, KeyDecision]> {
@@ -87,12 +92,24 @@ export class ApiKeyGuard implements CanActivate {
     if (address === undefined || !this.limiter.isBlocked(address)) {
       return Promise.all([this.auth.findKey(keyHash), this.limiter.takeKey(keyHash)]);
     }
+    // A key this process served lately is looked up beside the limiter's answer (one stage, not two, for a
+    // valid client sharing its address with a flood); any other only once Redis lets it through. Either way the
+    // database and Redis decide, as above: the set is a hint for when to ask, never an answer.
+    const served = this.served.has(keyHash.toString('base64url'));
+    const early = served ? this.auth.findKey(keyHash) : undefined;
+    early?.catch(() => undefined); // awaited below unless the address is refused first
     const decision = await this.limiter.takeGuarded(keyHash, address);
     if (decision.outcome === 'addressBlocked') {
       this.metrics.rateLimitRejections.inc({ scope: 'address' });
       throw failedAuthLimitError(decision.windowMsLeft, this.limiter.failureLimit);
     }
-    return [await this.auth.findKey(keyHash), decision];
+    return [await (early ?? this.auth.findKey(keyHash)), decision];
+  }
+
+  /** Notes a key this process has just served (bounded: the hint starts over when full). */
+  private noteServed(keyHash: Buffer): void {
+    if (this.served.size >= MAX_SERVED_KEYS) this.served.clear();
+    this.served.add(keyHash.toString('base64url'));
   }
 
   private async refuse(address: string, presented?: { keyHash: Buffer; took: KeyDecision['took'] }): Promise<never> {
