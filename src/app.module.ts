@@ -28,12 +28,12 @@ import { QueueDashboardModule } from './admin/queue-dashboard.module';
  * controllers declare before an app starts (test/support/openapi-operations.ts), without calling
  * PlatformModule.forRoot (which registers the data source).
  */
-export function apiModules(config: AppConfig) {
+export function apiModules(_config: AppConfig) {
   return [
     DeclarationsModule.forRoot(DECLARED),
     ...HTTP_MODULES,
-    // Test helpers exist only when switched on (never in production): otherwise their routes are 404s.
-    ...(config.testHelpersEnabled ? [JobRequestTestHelpersModule] : []),
+    // Test helpers: test keys everywhere, live keys only where TEST_HELPERS_ENABLED=true (TestHelpersGuard).
+    JobRequestTestHelpersModule,
     McpHttpModule,
     OpenApiModule,
   ];

@@ -13,9 +13,10 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
   accounts:deactivate --account ACCOUNTID
   accounts:activate --account ACCOUNTID
   accounts:legacy-usage --account ACCOUNTID
-  keys:issue --account ACCOUNTID [--legacy]
+  keys:issue --account ACCOUNTID [--legacy | --test]   (--test: a test key, popk_test_…, acting on the account's sandbox)
   keys:revoke --key APIKEYID
-  console:link --account ACCOUNTID [--minutes N]   (a single-use sign-in link to the account console, default 15 minutes)`;
+  console:link --account ACCOUNTID [--minutes N]   (a single-use sign-in link to the account console, default 15 minutes)
+  sandbox:reset --account ACCOUNTID   (deletes the account's test data; live data and test keys stay)`;
 
 class UsageError extends Error {}
 
@@ -25,6 +26,7 @@ type Options = {
   inactive?: boolean;
   account?: string;
   legacy?: boolean;
+  test?: boolean;
   key?: string;
   minutes?: string;
 };
@@ -70,7 +72,8 @@ function prepare(command: string, options: Options): Run {
     }
     case 'keys:issue': {
       const account = required(options, 'account');
-      return ({ accounts }) => accounts.issueKey(account, options.legacy ? 'legacy' : 'platform');
+      if (options.legacy && options.test) throw new UsageError('--legacy and --test cannot be combined: test keys are Platform keys');
+      return ({ accounts }) => accounts.issueKey(account, options.legacy ? 'legacy' : 'platform', { test: options.test });
     }
     case 'keys:revoke': {
       const key = required(options, 'key');
@@ -89,6 +92,10 @@ function prepare(command: string, options: Options): Run {
         }
       };
     }
+    case 'sandbox:reset': {
+      const account = required(options, 'account');
+      return ({ sandbox }) => sandbox.reset(account);
+    }
     default:
       throw new UsageError(command ? `Unknown command ${command}` : 'A command is required');
   }
@@ -106,6 +113,7 @@ async function main(): Promise<void> {
         inactive: { type: 'boolean' },
         account: { type: 'string' },
         legacy: { type: 'boolean' },
+        test: { type: 'boolean' },
         key: { type: 'string' },
         minutes: { type: 'string' },
       },

@@ -1,8 +1,10 @@
+import './instrumentation/api';
 import 'reflect-metadata';
 import { INestApplication, Logger } from '@nestjs/common';
 import type { Server } from 'node:http';
 import { loadConfigOrExit } from './config/config';
 import { createHttpApp } from './http-app';
+import { stopTracing } from './instrumentation/preload';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfigOrExit();
@@ -48,6 +50,7 @@ async function shutdown(app: INestApplication, logger: Logger, signal: string, t
     process.exit(1);
   }
   logger.log({ signal }, 'api stopped');
+  await stopTracing();
   process.exit(cut ? 1 : 0);
 }
 

@@ -1,3 +1,4 @@
+import './instrumentation/worker';
 import 'reflect-metadata';
 import { INestApplicationContext, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -5,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { AppConfig, loadConfigOrExit } from './config/config';
 import { startWorkerMetricsServer } from './worker-metrics';
 import { WorkerModule } from './worker.module';
+import { stopTracing } from './instrumentation/preload';
 import type { Server } from 'node:http';
 import { Worker as Thread } from 'node:worker_threads';
 
@@ -51,6 +53,7 @@ async function shutdown(
     logger.error({ signal, error: (error as Error).message }, 'worker shutdown failed');
   }
   clearTimeout(deadline);
+  await stopTracing();
   process.exit(0);
 }
 

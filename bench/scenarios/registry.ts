@@ -4,7 +4,9 @@ import { bookingCreate } from './s3-booking-create';
 import { bookingsList } from './s4-bookings-list';
 import { propertyRead } from './s2-property-read';
 import { propertyReadThroughPgBouncer } from './s2p-property-read-pgbouncer';
+import { propertyReadTraced } from './s2t-property-read-traced';
 import { webhookFanout } from './s5-webhook-fanout';
+import { webhookFanoutTraced } from './s5t-webhook-fanout-traced';
 import { deliveryLatency } from './s6-delivery-latency';
 import { memory } from './s7-memory';
 import { jobCreate } from './s8-job-create';
@@ -41,6 +43,12 @@ export const SCENARIOS: Scenario[] = [
     run: propertyReadThroughPgBouncer,
   },
   {
+    id: 'S2T',
+    title: 'S2 with tracing on (100% sampled, OTLP to a local sink) vs S2 with tracing off (no OTEL_* variable: nothing loaded)',
+    goal: '≥ 0.8x',
+    run: propertyReadTraced,
+  },
+  {
     id: 'S3',
     title: 'POST /v1/bookings at 10 connections vs bare Express + pg running the same statements (pgbench beside)',
     goal: '≥ 0.6x of bare Express + pg',
@@ -57,6 +65,12 @@ export const SCENARIOS: Scenario[] = [
     title: 'webhook fan-out: 1,000 events × 10 subscriptions, one worker, vs min(BullMQ no-op, undici POSTs)',
     goal: '≥ 0.3x and ≥ 2,000 deliveries/s, each once',
     run: webhookFanout,
+  },
+  {
+    id: 'S5T',
+    title: 'S5 with the worker tracing every step (100% sampled, OTLP to a local sink) vs the same worker with tracing off',
+    goal: '≥ 0.8x',
+    run: webhookFanoutTraced,
   },
   {
     id: 'S6',

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { BENCH_REDIS_PREFIX, BENCH_REDIS_URL, propertyBody, seedAccount, webhookEnv } from '../support/env';
-import { BenchContext, Outcome, postJson } from '../support/context';
+import type { Pool } from 'undici';
+import { BenchContext, Outcome, postJson, ReceiverStats } from '../support/context';
+import type { Env } from '../support/env';
 import { median } from '../support/load';
 import { runJson, startWorker } from '../support/processes';
 
@@ -38,25 +40,11 @@ export async function webhookFanout(ctx: BenchContext): Promise<Outcome> {
   for (let round = 0; round < ROUNDS; round++) {
     const path = `/fanout`;
     await ctx.resetReceiver();
-    // The events, while no worker runs: 10 requests at a time.
-    let next = 0;
-    let ok = 0;
-    await Promise.all(
-      Array.from({ length: 10 }, async () => {
-        while (next < EVENTS) {
-          const res = await postJson(pool, account.apiKey, '/v1/properties', propertyBody(round * EVENTS + next++));
-          if (res.status === 201) ok++;
-          if (!sampleBody) sampleBody = JSON.stringify({ eventName: 'property.create', results: [res.body] });
-        }
-      }),
-    );
+    const events = await createEvents(pool, account.apiKey, round * EVENTS, EVENTS);
+    if (!sampleBody) sampleBody = events.sampleBody;
+    const { ok } = events;
     created += ok;
-    const worker = ctx.track(startWorker(`worker-s5-${round}`, webhookEnv()));
-    const stats = await ctx.awaitDeliveries(path, ok * SUBSCRIPTIONS);
-    await worker.stop();
-    // Anything still arriving after the count was reached would be a second POST of a delivery.
-    const settled = await ctx.receiverStats(path);
-    const engine = (ok * SUBSCRIPTIONS) / ((stats.lastAt! - stats.firstAt!) / 1000);
+    const { rate: engine, settled } = await timedFanout(ctx, `worker-s5-${round}`, webhookEnv(), path, ok * SUBSCRIPTIONS);
 
     const noop = await runJson<{ perSecond: number }>(join(__dirname, '..', 'baselines', 'bullmq-noop.js'), {
       redisUrl: BENCH_REDIS_URL,
@@ -106,4 +94,40 @@ export async function webhookFanout(ctx: BenchContext): Promise<Outcome> {
     dishonest: problems.length ? problems.join('; ') : undefined,
     details: { rounds, ours, noop, undici, ratio, rows: rows[0] },
   };
+}
+
+/** Creates `count` property.create events through the API, 10 requests at a time: how many answered 201, and one as a webhook body. */
+export async function createEvents(pool: Pool, apiKey: string, from: number, count: number): Promise<{ ok: number; sampleBody: string }> {
+  let next = 0;
+  let ok = 0;
+  let sampleBody = '';
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (next < count) {
+        const res = await postJson(pool, apiKey, '/v1/properties', propertyBody(from + next++));
+        if (res.status === 201) ok++;
+        if (!sampleBody) sampleBody = JSON.stringify({ eventName: 'property.create', results: [res.body] });
+      }
+    }),
+  );
+  return { ok, sampleBody };
+}
+
+/**
+ * Starts ONE worker on `env` (the events' dispatch jobs wait in Redis), times the receiver on `path` from
+ * the first delivery to the last of `count`, stops the worker: the engine's rate, and what arrived once
+ * the worker was gone (anything past the count would be a second POST of a delivery).
+ */
+export async function timedFanout(
+  ctx: BenchContext,
+  name: string,
+  env: Env,
+  path: string,
+  count: number,
+): Promise<{ rate: number; settled: ReceiverStats }> {
+  const worker = ctx.track(startWorker(name, env));
+  const stats = await ctx.awaitDeliveries(path, count);
+  await worker.stop();
+  const settled = await ctx.receiverStats(path);
+  return { rate: count / ((stats.lastAt! - stats.firstAt!) / 1000), settled };
 }

@@ -11,6 +11,7 @@ import {
   SeededAccount,
   seedAccount,
   seedProperties,
+  tracingEnv,
   webhookEnv,
 } from './env';
 import { BenchProcess, freePort, startApi, startNode, waitFor, waitForHttp } from './processes';
@@ -115,6 +116,34 @@ export class BenchContext {
     if (api) await (await api).process.stop();
   }
 
+  /** A second production API on readApi's data, tracing every request to the OTLP sink (S2T). */
+  tracedReadApi(): Promise<{ origin: string }> {
+    return this.once('tracedReadApi', async () => {
+      await this.readApi(); // its seed
+      const { origin, process } = await startApi('traced-api', productionEnv(tracingEnv(await this.otlpSink())));
+      this.track(process);
+      return { origin };
+    });
+  }
+
+  /** The local OTLP/HTTP collector stand-in (bench/support/otlp-sink.ts). */
+  otlpSink(): Promise<string> {
+    return this.once('otlpSink', async () => {
+      const port = await freePort();
+      const sink = this.track(
+        startNode('otlp-sink', join(__dirname, 'otlp-sink.js'), { PATH: process.env.PATH ?? '' }, { args: [String(port)] }),
+      );
+      const origin = `http://127.0.0.1:${port}`;
+      await waitForHttp(origin, '/__stats', sink);
+      return origin;
+    });
+  }
+
+  async otlpSinkStats(): Promise<{ exports: number; bytes: number }> {
+    const res = await fetch(`${await this.otlpSink()}/__stats`);
+    return (await res.json()) as { exports: number; bytes: number };
+  }
+
   rawServer(): Promise<string> {
     return this.once('raw', async () => {
       const port = await freePort();
@@ -149,6 +178,15 @@ export class BenchContext {
   webhookApi(): Promise<{ origin: string; pool: Pool }> {
     return this.once('webhookApi', async () => {
       const { origin, process } = await startApi('webhook-api', webhookEnv());
+      this.track(process);
+      return { origin, pool: new Pool(origin, { connections: 20 }) };
+    });
+  }
+
+  /** The API in webhook mode tracing every request to the OTLP sink (S5T's events carry its trace context). */
+  tracedWebhookApi(): Promise<{ origin: string; pool: Pool }> {
+    return this.once('tracedWebhookApi', async () => {
+      const { origin, process } = await startApi('traced-webhook-api', webhookEnv(tracingEnv(await this.otlpSink())));
       this.track(process);
       return { origin, pool: new Pool(origin, { connections: 20 }) };
     });

@@ -40,6 +40,14 @@ export function productionEnv(overrides: Env = {}): Env {
  * nothing else at run time (config checks and the migration runner only), so these processes run
  * as development with private URLs allowed, and are otherwise configured as production.
  */
+/**
+ * Tracing on (docs/operations.md "Traces") at 100% sampling, exported to `collector` over OTLP/HTTP with
+ * the SDK's default protocol (protobuf) and batching: what S2T and S5T measure against tracing off.
+ */
+export function tracingEnv(collector: string): Env {
+  return { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: collector, OTEL_TRACES_SAMPLER: 'always_on' };
+}
+
 export function webhookEnv(overrides: Env = {}): Env {
   return productionEnv({ NODE_ENV: 'development', ALLOW_PRIVATE_URLS: 'true', ...overrides });
 }

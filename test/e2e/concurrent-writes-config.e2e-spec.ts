@@ -1,6 +1,6 @@
 import { WebhookSubscriptionsRepository } from '../../src/modules/webhooks/webhook-subscriptions.repository';
 import { createProperty, uniq } from '../support/properties';
-import { CONFLICT, expectAnswer, holdFirstCall, NOT_FOUND, oneWinner, ROUNDS, useRaceApp } from '../support/races';
+import { CONFLICT, expectAnswer, holdFirstCall, KEY_KINDS, NOT_FOUND, oneWinner, ROUNDS, useRaceApp } from '../support/races';
 import { createSubscription, hookUrl, openStored } from '../support/webhooks-api';
 
 /**
@@ -12,8 +12,8 @@ import { createSubscription, hookUrl, openStored } from '../support/webhooks-api
  * The race these found is forced at the end.
  */
 
-describe('Concurrent conflicting writes: never a 5xx, state and events as the answers say', () => {
-  const races = useRaceApp('config');
+describe.each(KEY_KINDS)('Concurrent conflicting writes with a %s key: never a 5xx, state and events as the answers say', (kind) => {
+  const races = useRaceApp('config', kind);
   const { open } = races;
 
   describe('webhook subscriptions', () => {

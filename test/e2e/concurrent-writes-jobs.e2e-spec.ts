@@ -1,7 +1,7 @@
 import { jobInStatus } from '../support/job-requests';
 import { explainJobRace, JobAct, jobRequest } from '../support/job-races';
 import { createProperty } from '../support/properties';
-import { useRaceApp } from '../support/races';
+import { KEY_KINDS, useRaceApp } from '../support/races';
 
 /**
  * Conflicting actions at one job request, sent at the same moment round after round: accept, decline,
@@ -12,8 +12,8 @@ import { useRaceApp } from '../support/races';
  * events feed (test/support/races.ts), alike.
  */
 
-describe('Concurrent conflicting writes: never a 5xx, state and events as the answers say', () => {
-  const races = useRaceApp('jobs');
+describe.each(KEY_KINDS)('Concurrent conflicting writes with a %s key: never a 5xx, state and events as the answers say', (kind) => {
+  const races = useRaceApp('jobs', kind);
   const { open } = races;
 
   describe('job requests', () => {

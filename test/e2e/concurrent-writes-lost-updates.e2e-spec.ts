@@ -1,7 +1,7 @@
 import { createBooking } from '../support/bookings';
 import { createChecklist, createJob } from '../support/job-requests';
 import { createProperty, uniq } from '../support/properties';
-import { expectAnswer, RaceCase, ROUNDS, useRaceApp } from '../support/races';
+import { expectAnswer, KEY_KINDS, RaceCase, ROUNDS, useRaceApp } from '../support/races';
 import { createSubscription } from '../support/webhooks-api';
 
 /**
@@ -11,8 +11,8 @@ import { createSubscription } from '../support/webhooks-api';
  * feed holds exactly each PATCH's event (test/support/races.ts).
  */
 
-describe('Concurrent conflicting writes: never a 5xx, state and events as the answers say', () => {
-  const races = useRaceApp('lost-updates');
+describe.each(KEY_KINDS)('Concurrent conflicting writes with a %s key: never a 5xx, state and events as the answers say', (kind) => {
+  const races = useRaceApp('lost-updates', kind);
   const { open } = races;
 
   describe('two PATCHes of different fields of one resource: neither is lost', () => {

@@ -149,6 +149,15 @@ export class ExampleRequests {
     return new ExampleRequests(t, account, legacyKey, urls);
   }
 
+  /**
+   * The same account's sandbox (test mode, docs/test-mode.md): its Platform routes with a test key, so its
+   * resources are the sandbox's; the legacy routes keep the legacy key (the legacy API takes no test key).
+   */
+  static async forSandboxOf(t: TestApp, live: ExampleRequests, urls: Map<string, string>): Promise<ExampleRequests> {
+    const key = await t.app.get(AccountsService).issueKey(live.account.accountId, 'platform', { test: true });
+    return new ExampleRequests(t, { accountId: live.account.accountId, ...key }, live.legacyKey, urls);
+  }
+
   swap<T>(value: T): T {
     let text = JSON.stringify(value);
     for (const [from, to] of this.swaps) text = text.split(from).join(to);

@@ -2,6 +2,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import type { Test } from 'supertest';
 import { DataSource } from 'typeorm';
+import { AccountsService } from '../../src/modules/auth/accounts.service';
 import { ApiClient, clientFor, createAccount, startApp, TestApp } from './app';
 import { FeedEvent, feedEvents } from './events';
 import { TINY_JPEG } from './images';
@@ -41,12 +42,19 @@ export interface RaceApp {
 }
 
 /**
+ * Whose keys a file's races are sent with: an account's live key, or a test key (its sandbox; issue 35: every
+ * route behaves the same in test mode). A file runs its races with both through `describe.each(KEY_KINDS)`.
+ */
+export type KeyKind = 'live' | 'test';
+export const KEY_KINDS: KeyKind[] = ['live', 'test'];
+
+/**
  * The app of a concurrent-writes file (rate limits out of the way, the test helpers on, a REDIS_PREFIX
  * of its own: `concurrent-writes-<name>`) and a local image server: started in beforeAll, stopped in
- * afterAll with the prefix's keys. Call it inside the file's top describe.
+ * afterAll with the prefix's keys. Call it inside the file's top describe. `kind`: the key each case sends with.
  */
-export function useRaceApp(name: string): RaceApp {
-  const REDIS_PREFIX = `pop-test-${process.env.TEST_RUN_ID}-concurrent-writes-${name}`;
+export function useRaceApp(name: string, kind: KeyKind = 'live'): RaceApp {
+  const REDIS_PREFIX = `pop-test-${process.env.TEST_RUN_ID}-concurrent-writes-${name}-${kind}`;
   let t: TestApp | undefined;
   let images: Server | undefined;
   let imageUrl: string | undefined;
@@ -79,7 +87,7 @@ export function useRaceApp(name: string): RaceApp {
     get imageUrl() {
       return started(imageUrl);
     },
-    open: () => RaceCase.open(started(t)),
+    open: () => RaceCase.open(started(t), kind),
   };
 }
 
@@ -165,9 +173,13 @@ export class RaceCase {
     readonly api: ApiClient,
   ) {}
 
-  static async open(t: TestApp): Promise<RaceCase> {
+  /** A fresh account's case; with `test`, its sandbox's (accountId is then the sandbox's, as its rows have it). */
+  static async open(t: TestApp, kind: KeyKind = 'live'): Promise<RaceCase> {
     const account = await createAccount(t);
-    return new RaceCase(t, account.accountId, clientFor(t, account));
+    if (kind === 'live') return new RaceCase(t, account.accountId, clientFor(t, account));
+    const accounts = t.app.get(AccountsService);
+    const key = await accounts.issueKey(account.accountId, 'platform', { test: true });
+    return new RaceCase(t, await accounts.ensureSandbox(account.accountId), clientFor(t, key));
   }
 
   /** Sends one request with its own x-request-id; never throws on its status. */

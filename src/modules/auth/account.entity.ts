@@ -11,5 +11,7 @@ export class AccountEntity {
   @Column({ type: 'text' }) plan: Plan;
   @Column({ name: 'subscription_status', type: 'text' }) subscriptionStatus: SubscriptionStatus;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
+  /** Set on a sandbox (test mode, docs/test-mode.md): the live account it belongs to. */
+  @Column({ name: 'live_account_id', type: 'text', nullable: true }) liveAccountId: string | null;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }

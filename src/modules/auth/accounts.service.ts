@@ -25,6 +25,8 @@ export interface KeySummary {
   label: string | null;
   lastFour: string | null;
   kind: ApiKeyKind;
+  /** A test key: it acts on the account's sandbox. */
+  test: boolean;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -50,7 +52,7 @@ export class AccountsService {
         subscriptionStatus: input.active ? 'active' : 'inactive',
       });
       await manager.insert(AccountEntity, account);
-      const key = await this.insertKey(manager, account.id, 'platform');
+      const key = await this.insertKey(manager, account.id, 'platform', { test: false });
       return { accountId: account.id, ...key };
     });
   }
@@ -66,12 +68,49 @@ export class AccountsService {
     return { accountId, subscriptionStatus: status };
   }
 
-  /** `manager`: a transaction of the caller's, so that what it records about the key commits with it (the console's audit list). */
-  async issueKey(accountId: string, kind: ApiKeyKind, options: { label?: string; manager?: EntityManager } = {}): Promise<IssuedKey> {
-    const manager = options.manager ?? this.dataSource.manager;
-    const exists = await manager.getRepository(AccountEntity).existsBy({ id: accountId });
-    if (!exists) throw new NotFoundError('Account', accountId);
-    return this.insertKey(manager, accountId, kind, options.label);
+  /**
+   * `manager`: a transaction of the caller's, so that what it records about the key commits with it (the
+   * console's audit list). `test`: a test key (Platform only), whose account's sandbox is made with it. A
+   * sandbox holds no keys: its id is a 404 here, as an unknown account's.
+   */
+  async issueKey(
+    accountId: string,
+    kind: ApiKeyKind,
+    options: { label?: string; manager?: EntityManager; test?: boolean } = {},
+  ): Promise<IssuedKey> {
+    if (options.test && kind !== 'platform') throw new RangeError('test keys are Platform keys');
+    const run = async (manager: EntityManager) => {
+      const exists = await manager.getRepository(AccountEntity).existsBy({ id: accountId, liveAccountId: IsNull() });
+      if (!exists) throw new NotFoundError('Account', accountId);
+      if (options.test) await this.ensureSandbox(accountId, manager);
+      return this.insertKey(manager, accountId, kind, { label: options.label, test: options.test ?? false });
+    };
+    return options.manager ? run(options.manager) : this.dataSource.transaction(run);
+  }
+
+  /**
+   * The live account's sandbox id, made on first use (the first test key, the console's first switch to test
+   * mode): a row of its own, so every account-scoped table isolates its data with no change. Concurrent first
+   * uses make one (the unique index on live_account_id).
+   */
+  async ensureSandbox(liveAccountId: string, manager: EntityManager = this.dataSource.manager): Promise<string> {
+    const existing = await this.sandboxOf(liveAccountId, manager);
+    if (existing) return existing;
+    await manager.query(
+      `INSERT INTO accounts (id, name, plan, subscription_status, live_account_id)
+       SELECT $2, name || ' (test mode)', plan, subscription_status, id FROM accounts WHERE id = $1 AND live_account_id IS NULL
+       ON CONFLICT (live_account_id) WHERE live_account_id IS NOT NULL DO NOTHING`,
+      [liveAccountId, newId(AUTH_IDS.sandbox)],
+    );
+    const made = await this.sandboxOf(liveAccountId, manager);
+    if (!made) throw new NotFoundError('Account', liveAccountId);
+    return made;
+  }
+
+  /** The live account's sandbox id, or undefined while it has none. */
+  async sandboxOf(liveAccountId: string, manager: EntityManager = this.dataSource.manager): Promise<string | undefined> {
+    const sandbox = await manager.getRepository(AccountEntity).findOne({ select: { id: true }, where: { liveAccountId } });
+    return sandbox?.id;
   }
 
   async findAccount(accountId: string): Promise<AccountEntity | null> {
@@ -81,11 +120,12 @@ export class AccountsService {
   /** The account's keys, newest first, revoked ones included. */
   async listKeys(accountId: string): Promise<KeySummary[]> {
     const keys = await this.dataSource.getRepository(ApiKeyEntity).find({ where: { accountId }, order: { id: 'DESC' } });
-    return keys.map(({ id, label, lastFour, kind, createdAt, lastUsedAt, revokedAt }) => ({
+    return keys.map(({ id, label, lastFour, kind, test, createdAt, lastUsedAt, revokedAt }) => ({
       apiKeyId: id,
       label,
       lastFour,
       kind,
+      test,
       createdAt,
       lastUsedAt,
       revokedAt,
@@ -130,12 +170,17 @@ export class AccountsService {
     return { apiKeyId, revokedAt: key.revokedAt.toISOString() };
   }
 
-  private async insertKey(manager: EntityManager, accountId: string, kind: ApiKeyKind, label?: string): Promise<IssuedKey> {
-    const apiKey = generateApiKey();
+  private async insertKey(
+    manager: EntityManager,
+    accountId: string,
+    kind: ApiKeyKind,
+    { label, test }: { label?: string; test: boolean },
+  ): Promise<IssuedKey> {
+    const apiKey = generateApiKey({ test });
     const id = newId(AUTH_IDS.apiKey);
     await manager
       .getRepository(ApiKeyEntity)
-      .insert({ id, accountId, kind, keyHash: hashApiKey(apiKey), label: label ?? null, lastFour: apiKey.slice(-4) });
+      .insert({ id, accountId, kind, test, keyHash: hashApiKey(apiKey), label: label ?? null, lastFour: apiKey.slice(-4) });
     return { apiKeyId: id, apiKey };
   }
 }

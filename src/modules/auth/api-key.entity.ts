@@ -12,6 +12,8 @@ export class ApiKeyEntity {
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true }) lastUsedAt: Date | null;
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true }) revokedAt: Date | null;
+  /** A test key (`popk_test_…`): it acts on the account's sandbox (docs/test-mode.md). */
+  @Column({ type: 'boolean', default: false }) test: boolean;
   /** The holder's name for the key (the console asks for one); null for keys issued without. */
   @Column({ type: 'text', nullable: true }) label: string | null;
   /** The key's last four characters, so its holder can tell keys apart; null for keys issued before it was kept. */

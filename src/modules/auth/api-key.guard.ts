@@ -9,10 +9,10 @@ import { RateLimiter } from '../../platform/http/rate-limit.service';
 import { ApiRequest } from '../../platform/http/request-context';
 import { RouteFlag } from '../../platform/http/route-flag';
 import type { KeyRoutePlan } from './route-plans';
-import { InvalidApiKeyError, LegacyKeyRequiredError, SubscriptionInactiveError } from './auth.errors';
+import { InvalidApiKeyError, LegacyKeyRequiredError, SubscriptionInactiveError, TestKeyNotAcceptedError } from './auth.errors';
 import { BEARER_KEY_ACCEPTED } from './bearer-key.decorator';
 import { LEGACY_KEY_REQUIRED } from './legacy-key.decorator';
-import { bearerKeyOf, hasApiAccess, hashApiKey, looksLikeApiKey } from './auth.rules';
+import { bearerKeyOf, hasApiAccess, hashApiKey, looksLikeApiKey, TEST_MODE_HEADER } from './auth.rules';
 import { AuthService, KeyRecord } from './auth.service';
 
 /**
@@ -67,16 +67,18 @@ export class ApiKeyGuard implements CanActivate {
     const keyHash = hashApiKey(presented);
     const [key, decision] = await this.lookUp(keyHash, req);
     if (!key) return this.refuse(clientAddressKey(req.ip), { keyHash, took: decision.took });
+    // Every answer to a test key says so, its refusals included (docs/test-mode.md).
+    if (key.test) res.set(TEST_MODE_HEADER, 'true');
     if (!hasApiAccess(key.plan, key.subscriptionStatus)) {
       void this.limiter.giveBack(keyHash, decision.took);
       throw new SubscriptionInactiveError();
     }
-    if (key.kind !== 'legacy' && plan.legacy) {
+    if (plan.legacy && (key.test || key.kind !== 'legacy')) {
       void this.limiter.giveBack(keyHash, decision.took);
-      throw new LegacyKeyRequiredError();
+      throw key.test ? new TestKeyNotAcceptedError() : new LegacyKeyRequiredError();
     }
     this.auth.noteUse(key, new Date());
-    req.caller = { accountId: key.accountId, apiKeyId: key.apiKeyId, keyKind: key.kind };
+    req.caller = { accountId: key.accountId, testMode: key.test, apiKeyId: key.apiKeyId, keyKind: key.kind };
     res.set(rateLimitHeaders(decision, this.limiter.keyLimits));
     if (decision.outcome !== 'allowed') {
       this.metrics.rateLimitRejections.inc({ scope: 'key' });

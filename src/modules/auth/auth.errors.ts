@@ -21,3 +21,9 @@ export class LegacyKeyRequiredError extends DomainError {
     );
   }
 }
+
+export class TestKeyNotAcceptedError extends DomainError {
+  constructor() {
+    super('forbidden', 'testKeyNotAccepted', 'The legacy API takes no test keys: test mode is a Platform API feature (docs/test-mode.md)');
+  }
+}

@@ -1,12 +1,23 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Plan, SubscriptionStatus } from './account.entity';
+import { AUTH_IDS } from './auth.ids';
 
 const KEY_PREFIX = 'popk_';
+/** A test key's prefix: what tells a reader (and a secret scanner) it is harmless. The flag the guard reads is the key row's. */
+export const TEST_KEY_PREFIX = 'popk_test_';
 
 /** A new secret key: a recognisable prefix (for secret scanners) and 256 random bits. */
-export function generateApiKey(): string {
-  return KEY_PREFIX + randomBytes(32).toString('base64url');
+export function generateApiKey(options: { test?: boolean } = {}): string {
+  return (options.test ? TEST_KEY_PREFIX : KEY_PREFIX) + randomBytes(32).toString('base64url');
 }
+
+/** Whether the account is a sandbox (its id says so: sandboxes are minted as `sbx_…`). */
+export function isSandboxAccount(accountId: string): boolean {
+  return accountId.startsWith(`${AUTH_IDS.sandbox.prefix}_`);
+}
+
+/** The header on every response to a test key and every webhook delivery from a sandbox. */
+export const TEST_MODE_HEADER = 'X-Test-Mode';
 
 /** Keys carry 256 bits of entropy, so a fast hash is enough and keeps lookups cheap. */
 export function hashApiKey(key: string): Buffer {

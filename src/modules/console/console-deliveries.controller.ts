@@ -61,7 +61,7 @@ export class ConsoleDeliveriesController {
     @Param('deliveryId') deliveryId: string,
     @Res() res: Response,
   ): Promise<void> {
-    const data = await this.requests.withRequests(caller.session.accountId, webhookId, deliveryId);
+    const data = await this.requests.withRequests(caller.accountId, webhookId, deliveryId);
     sendPage(res, 200, deliveryPage(caller.frame, webhookId, data, caller.query('done') === 'retried' ? RETRIED : undefined));
   }
 
@@ -73,7 +73,7 @@ export class ConsoleDeliveriesController {
     @Res() res: Response,
   ): Promise<void> {
     const location = await this.forms.once(caller.session, caller.formToken, async () => {
-      await this.subscriptions.retryDelivery(caller.session.accountId, webhookId, deliveryId);
+      await this.subscriptions.retryDelivery(caller.accountId, webhookId, deliveryId);
       return `/console/webhooks/${webhookId}/deliveries/${deliveryId}?done=retried`;
     });
     res.redirect(303, location);
@@ -88,7 +88,7 @@ export class ConsoleDeliveriesController {
         { since: utcInstant(caller.field('since')) ?? '', ...(until ? { until } : {}), onlyFailed: caller.field('onlyFailed') === 'true' },
         'body',
       );
-      const started = await this.replays.start(caller.session.accountId, webhookId, input);
+      const started = await this.replays.start(caller.accountId, webhookId, input);
       if ('dryRun' in started) throw new Error('a console replay is never a dry run');
       return `/console/webhooks/${webhookId}/replays/${started.id}`;
     });
@@ -102,6 +102,6 @@ export class ConsoleDeliveriesController {
     @Param('replayId') replayId: string,
     @Res() res: Response,
   ): Promise<void> {
-    sendPage(res, 200, replayPage(caller.frame, await this.replays.get(caller.session.accountId, webhookId, replayId)));
+    sendPage(res, 200, replayPage(caller.frame, await this.replays.get(caller.accountId, webhookId, replayId)));
   }
 }

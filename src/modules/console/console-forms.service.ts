@@ -8,7 +8,7 @@ import { FormStillRunningError, FormTokenError } from './console.errors';
 
 /** What each kind of note holds: what its page shows once. */
 export interface NoteValues {
-  apiKey: { apiKeyId: string; apiKey: string; label: string };
+  apiKey: { apiKeyId: string; apiKey: string; label: string; test?: boolean };
   signingSecret: {
     /** Why it was issued: the subscription was added, or its secret rotated. */
     reason: 'created' | 'rotated';

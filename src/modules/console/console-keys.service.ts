@@ -30,10 +30,10 @@ export class ConsoleKeysService {
   }
 
   /**
-   * A Platform key (never a legacy one: spec 5.6), for an account whose plan and subscription include the
+   * A Platform key (never a legacy one: spec 5.6), live or test (docs/test-mode.md), for an account whose plan and subscription include the
    * API (spec 5.4: a key that could not call anything is not issued).
    */
-  async create(session: ConsoleSession, rawLabel: unknown): Promise<IssuedKey & { label: string }> {
+  async create(session: ConsoleSession, rawLabel: unknown, test = false): Promise<IssuedKey & { label: string; test: boolean }> {
     const label = typeof rawLabel === 'string' ? rawLabel.trim() : '';
     if (label.length < 1 || label.length > CONSOLE_LIMITS.keyLabelMax) {
       throw ValidationError.field('#/label', `label must be 1 to ${CONSOLE_LIMITS.keyLabelMax} characters`);
@@ -44,11 +44,11 @@ export class ConsoleKeysService {
       throw new ApiAccessPausedError('Keys cannot be created');
     }
     const issued = await this.dataSource.transaction(async (manager) => {
-      const key = await this.accounts.issueKey(session.accountId, 'platform', { label, manager });
+      const key = await this.accounts.issueKey(session.accountId, 'platform', { label, manager, test });
       await this.audit.insert(manager, session.accountId, { action: 'key.created', apiKeyId: key.apiKeyId, label, sessionId: session.id });
       return key;
     });
-    return { ...issued, label };
+    return { ...issued, label, test };
   }
 
   /** Revokes one of the account's keys (legacy ones too); another account's key is a 404. Revoking twice records once. */

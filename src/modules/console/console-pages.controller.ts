@@ -39,7 +39,7 @@ export class ConsolePagesController {
   @Get()
   async overview(@Caller() caller: ConsoleCaller, @Res() res: Response): Promise<void> {
     const { keys } = await this.keys.overview(caller.session.accountId);
-    const subscriptions = caller.frame.apiAccess ? (await this.subscriptions.list(caller.session.accountId)).data.length : null;
+    const subscriptions = caller.frame.apiAccess ? (await this.subscriptions.list(caller.accountId)).data.length : null;
     sendPage(
       res,
       200,
@@ -59,11 +59,11 @@ export class ConsolePagesController {
     sendPage(res, 200, keysPage(caller.frame, data, done === undefined ? undefined : KEY_NOTICES[done]));
   }
 
-  /** Creates a Platform key (once per form) and sends the browser to the page that shows it once. */
+  /** Creates a Platform key, live or test (once per form) and sends the browser to the page that shows it once. */
   @Post('keys')
   async createKey(@Caller() caller: ConsoleCaller, @Res() res: Response): Promise<void> {
     const location = await this.forms.once(caller.session, caller.formToken, async () => {
-      const created = await this.keys.create(caller.session, caller.field('label'));
+      const created = await this.keys.create(caller.session, caller.field('label'), caller.field('test') === 'true');
       const note = await this.forms.keepNote(caller.session, 'apiKey', created.apiKeyId, created);
       return `/console/keys/created/${note}`;
     });
@@ -98,7 +98,7 @@ export class ConsolePagesController {
   @RequiresApiAccess('Events are not available')
   async eventsFeed(@Caller() caller: ConsoleCaller, @Res() res: Response): Promise<void> {
     const name = caller.query('eventName') || undefined;
-    const page = await this.events.newestFirst(caller.session.accountId, {
+    const page = await this.events.newestFirst(caller.accountId, {
       eventName: name,
       before: caller.query('before'),
       limit: EVENTS_PER_PAGE,

@@ -10,12 +10,17 @@ import { hasApiAccess } from '../auth/auth.rules';
 import { ConsoleAssets } from './console-assets';
 import { ConsoleSession } from './console-sessions.repository';
 import { ConsoleSessionsService } from './console-sessions.service';
-import { hashToken, readCookie, sameSecret, SESSION_COOKIE } from './console.rules';
+import { hashToken, inTestMode, readCookie, sameSecret, SESSION_COOKIE } from './console.rules';
 import { Frame } from './views/layout';
 
 /** What a signed-in console request knows: its session, the frame every page shows, and its text inputs. */
 export interface ConsoleCaller {
   session: ConsoleSession;
+  /**
+   * Whose data the data pages (webhooks, deliveries, events) show and change: the session's account, or in test
+   * mode its sandbox. Keys are always the session's account's (`session.accountId`): test keys belong to it.
+   */
+  accountId: string;
   frame: Frame;
   requestId: string;
   /** A text field of the posted form (urlencoded); anything else (absent, repeated) is undefined. */
@@ -62,8 +67,10 @@ export class ConsoleSessionGuard implements CanActivate {
     if (!session) throw new ConsoleSignedOutError();
     const account = await this.accounts.findAccount(session.accountId);
     if (!account) throw new NotFoundError('Account', session.accountId);
+    const testMode = inTestMode(req.headers.cookie, session.id);
     req.console = {
       session,
+      accountId: testMode ? await this.accounts.ensureSandbox(account.id) : account.id,
       requestId: req.id,
       field: (name) => textOf(req.body?.[name]),
       formToken: textOf(req.body?._form),
@@ -75,6 +82,8 @@ export class ConsoleSessionGuard implements CanActivate {
         plan: account.plan,
         subscriptionStatus: account.subscriptionStatus,
         apiAccess: hasApiAccess(account.plan, account.subscriptionStatus),
+        testMode,
+        path: req.originalUrl.split('?')[0],
         assets: this.assets.urls,
       },
     };

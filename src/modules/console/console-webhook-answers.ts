@@ -9,7 +9,7 @@ import type { LogFilter } from './views/subscription.view';
 
 /** The request context a console action runs with: the session's account, this request's id. */
 export function consoleContext(caller: ConsoleCaller): RequestContext {
-  return { accountId: caller.session.accountId, requestId: caller.requestId, clientRequestId: `req_${caller.requestId}` };
+  return { accountId: caller.accountId, requestId: caller.requestId, clientRequestId: `req_${caller.requestId}` };
 }
 
 /** The delivery log's page as the REST route takes it (its DTO's rules: a bad status or cursor is a 400 page). */

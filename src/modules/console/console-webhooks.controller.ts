@@ -48,7 +48,7 @@ export class ConsoleWebhooksController {
 
   @Get()
   async list(@Caller() caller: ConsoleCaller, @Res() res: Response): Promise<void> {
-    const page = await this.subscriptions.list(caller.session.accountId);
+    const page = await this.subscriptions.list(caller.accountId);
     sendPage(res, 200, webhooksPage(caller.frame, page.data, {}, this.done(caller)));
   }
 
@@ -70,7 +70,7 @@ export class ConsoleWebhooksController {
       res.redirect(303, location);
     } catch (error) {
       if (!(error instanceof DomainError) || error.code === 'formTokenMissing') throw error;
-      const page = await this.subscriptions.list(caller.session.accountId);
+      const page = await this.subscriptions.list(caller.accountId);
       sendPage(
         res,
         STATUS_BY_KIND[error.kind],
@@ -87,7 +87,7 @@ export class ConsoleWebhooksController {
     @Param('noteId') noteId: string,
     @Res() res: Response,
   ): Promise<void> {
-    await this.subscriptions.get(caller.session.accountId, webhookId); // another account's subscription: 404
+    await this.subscriptions.get(caller.accountId, webhookId); // another account's subscription: 404
     const note = await this.forms.takeNote(caller.session, noteId, 'signingSecret', webhookId);
     if (note) sendPage(res, 200, secretShownPage(caller.frame, webhookId, note));
     else sendPage(res, 410, secretGonePage(caller.frame, webhookId));
@@ -96,7 +96,7 @@ export class ConsoleWebhooksController {
   /** The subscription and its delivery log (newest first, filtered by status and event name, 20 a page). */
   @Get(':webhookId')
   async show(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
-    const accountId = caller.session.accountId;
+    const accountId = caller.accountId;
     const subscription = await this.subscriptions.get(accountId, webhookId);
     const query = await logQueryOf(caller, DELIVERIES_PER_PAGE);
     const log = await this.subscriptions.deliveries(accountId, webhookId, query);
@@ -120,7 +120,7 @@ export class ConsoleWebhooksController {
 
   @Get(':webhookId/settings')
   async settings(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
-    const subscription = await this.subscriptions.get(caller.session.accountId, webhookId);
+    const subscription = await this.subscriptions.get(caller.accountId, webhookId);
     sendPage(res, 200, settingsPage(caller.frame, { subscription, eventNames: this.declared.eventNames }));
   }
 
@@ -136,7 +136,7 @@ export class ConsoleWebhooksController {
       res.redirect(303, location);
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind === 'not_found' || error.code === 'formTokenMissing') throw error;
-      const subscription = await this.subscriptions.get(caller.session.accountId, webhookId);
+      const subscription = await this.subscriptions.get(caller.accountId, webhookId);
       sendPage(
         res,
         STATUS_BY_KIND[error.kind],
@@ -163,10 +163,7 @@ export class ConsoleWebhooksController {
   @Post(':webhookId/rotate')
   async rotate(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
     const location = await this.forms.once(caller.session, caller.formToken, async () => {
-      const { signingSecret, publicKey, previousSecretExpiresAt } = await this.subscriptions.rotateSecret(
-        caller.session.accountId,
-        webhookId,
-      );
+      const { signingSecret, publicKey, previousSecretExpiresAt } = await this.subscriptions.rotateSecret(caller.accountId, webhookId);
       const note = await this.forms.keepNote(caller.session, 'signingSecret', webhookId, {
         reason: 'rotated',
         signingSecret,
@@ -180,13 +177,13 @@ export class ConsoleWebhooksController {
 
   @Get(':webhookId/delete')
   async confirmDelete(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
-    sendPage(res, 200, deleteConfirmPage(caller.frame, await this.subscriptions.get(caller.session.accountId, webhookId)));
+    sendPage(res, 200, deleteConfirmPage(caller.frame, await this.subscriptions.get(caller.accountId, webhookId)));
   }
 
   @Post(':webhookId/delete')
   async remove(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
     const location = await this.forms.once(caller.session, caller.formToken, async () => {
-      await this.subscriptions.remove(caller.session.accountId, webhookId);
+      await this.subscriptions.remove(caller.accountId, webhookId);
       return '/console/webhooks?done=deleted';
     });
     res.redirect(303, location);

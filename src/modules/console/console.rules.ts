@@ -20,6 +20,16 @@ export const SESSION_COOKIE = 'pop_console';
 /** The sign-in page's nonce (double submit): a link can only be exchanged from a page this browser opened. */
 export const SIGNIN_COOKIE = 'pop_console_signin';
 export const CONSOLE_PATH = '/console';
+/**
+ * Test mode in the console (docs/test-mode.md): the cookie holds the id of the session it was switched on in,
+ * so it lasts that session only (a later sign-in, to this account or another, starts live).
+ */
+export const MODE_COOKIE = 'pop_console_mode';
+
+/** Whether the request's session is in test mode (its mode cookie names it). */
+export function inTestMode(cookieHeader: string | undefined, sessionId: string): boolean {
+  return readCookie(cookieHeader, MODE_COOKIE) === sessionId;
+}
 
 const LINK_PREFIX = 'popcl_';
 

@@ -9,5 +9,7 @@ export class EventEntity extends AccountOwnedCreatedEntity {
   @Column({ name: 'api_request_id', type: 'text' }) apiRequestId: string;
   @Column({ type: 'json' }) results: unknown[];
   // tx_id (xid8, the writing transaction's id) is set by the database and only read by EventsRepository.
+  /** The W3C trace context of the request that wrote it (null with tracing off): the worker's spans continue it. */
+  @Column({ type: 'text', nullable: true }) traceparent: string | null;
   @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true }) dispatchedAt: Date | null;
 }

@@ -17,6 +17,7 @@ const EVENT_COLUMNS = columns<EventEntity>(
     results: 'results',
     createdAt: 'created_at',
     dispatchedAt: 'dispatched_at',
+    traceparent: 'traceparent',
   },
   EventEntity,
 );
@@ -28,6 +29,7 @@ const UNDISPATCHED_COLUMNS = columns<UndispatchedEvent>({
   eventName: 'event_name',
   clientRequestId: 'client_request_id',
   createdAtExact: 'created_at::text',
+  traceparent: 'traceparent',
 });
 const WINDOW_COLUMNS = columns<Omit<WindowEvent, 'position'> & EventPosition>({
   id: 'id',
@@ -46,9 +48,17 @@ const WINDOW_COLUMNS = columns<Omit<WindowEvent, 'position'> & EventPosition>({
 export class EventsRepository extends SqlRepository {
   async insert(manager: EntityManager, event: Omit<EventEntity, 'createdAt' | 'dispatchedAt'>): Promise<EventEntity> {
     const [row] = await manager.query(
-      `INSERT INTO events (id, account_id, event_name, client_request_id, api_request_id, results)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${EVENT_COLUMNS.selectList(undefined, ['createdAt'])}`,
-      [event.id, event.accountId, event.eventName, event.clientRequestId, event.apiRequestId, JSON.stringify(event.results)],
+      `INSERT INTO events (id, account_id, event_name, client_request_id, api_request_id, results, traceparent)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${EVENT_COLUMNS.selectList(undefined, ['createdAt'])}`,
+      [
+        event.id,
+        event.accountId,
+        event.eventName,
+        event.clientRequestId,
+        event.apiRequestId,
+        JSON.stringify(event.results),
+        event.traceparent,
+      ],
     );
     return Object.assign(new EventEntity(), event, { createdAt: row.createdAt, dispatchedAt: null });
   }
@@ -221,4 +231,6 @@ export interface UndispatchedEvent {
   /** Dispatch leaves an operational webhook event out of the subscription it is about (its clientRequestId). */
   clientRequestId: string;
   createdAtExact: string;
+  /** Its writer's trace context (EventEntity.traceparent): dispatch's span continues it. */
+  traceparent: string | null;
 }

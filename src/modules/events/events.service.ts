@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Tx } from '../../platform/database/unit-of-work';
+import { tracing } from '../../platform/tracing/tracing';
 import { isIdOf, newId } from '../../platform/ids/ids';
 import { InvalidCursorError } from '../../platform/pagination/cursor';
 import { Page, toPage } from '../../platform/pagination/page';
@@ -40,6 +41,7 @@ export class EventsService {
       clientRequestId: tx.ctx.clientRequestId,
       apiRequestId: tx.ctx.requestId,
       results,
+      traceparent: tracing.activeTraceparent(),
     });
     if (this.listeners.length > 0) {
       // One hand-over per transaction: its events go to the listeners together (one dispatch enqueue for

@@ -38,7 +38,7 @@ import { JobLifecycleService } from './provider/job-lifecycle.service';
     CommentsService,
     JobLifecycleService,
   ],
-  // For the test helpers (provider/test-helpers.module.ts), mounted only when TEST_HELPERS_ENABLED=true; the host's
+  // For the test helpers (provider/test-helpers.module.ts), which answer test keys everywhere; the host's
   // services for the legacy batch records (src/modules/legacy).
   exports: [JobLifecycleService, CommentsService, JobRequestsService, JobRequestChangesService],
 })

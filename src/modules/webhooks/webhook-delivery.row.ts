@@ -37,6 +37,8 @@ export interface DeliverySubscription {
   dark: boolean;
   /** Attempts started per second at most, across workers (pacing, an extension); null (or absent): unpaced. */
   rateLimitPerSecond?: number | null;
+  /** Send the attempt's W3C traceparent to the receiver (an extension; off by default). */
+  traceContext?: boolean;
 }
 
 /** A claimed attempt: the delivery with its subscription, and what its envelope is built from (loaded with the claim). */
@@ -77,6 +79,7 @@ export const DELIVERY_SUBSCRIPTION_COLUMNS = columns<DeliverySubscription>({
   previousSigningKey: 'previous_signing_key',
   dark: { column: 'dark_since IS NOT NULL', decode: (value) => value === true },
   rateLimitPerSecond: 'rate_limit_per_second',
+  traceContext: 'trace_context',
 });
 
 /** `d.… AS "…", s.… AS "…"`: the select list of a delivery joined (as `d`) with its subscription (as `s`). */

@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { isSandboxAccount, TEST_MODE_HEADER } from '../auth/auth.rules';
 import { signPayload } from './subscriptions/webhook-signer.rules';
 
 /**
@@ -14,6 +15,8 @@ export interface EnvelopeSource {
   createdAt: string;
   eventName: string;
   results: unknown[];
+  /** The event writer's W3C trace context (never in the body): the attempt's span continues that trace. */
+  traceparent?: string | null;
 }
 
 export interface WebhookEnvelope extends EnvelopeSource {
@@ -66,6 +69,8 @@ export function webhookUserAgent(version: string): string {
 
 export interface DeliveryHeadersInput {
   deliveryId: string;
+  /** The subscription's account: a sandbox's deliveries carry X-Test-Mode: true (docs/test-mode.md). */
+  accountId: string;
   /** The exact body sent, as signed. */
   body: string;
   /** When the attempt starts: webhook-timestamp in unix seconds. */
@@ -78,6 +83,8 @@ export interface DeliveryHeadersInput {
   retryCount: number;
   maxRetries: number;
   userAgent: string;
+  /** W3C trace context sent to the receiver (the subscription's traceContext option, an extension); none when absent. */
+  traceparent?: string | null;
 }
 
 /** The headers of one attempt: spec 6.1's, plus user-agent; webhook-id is the delivery id, stable across retries. */
@@ -101,6 +108,8 @@ export function deliveryHeaders(input: DeliveryHeadersInput): Record<string, str
       : {}),
     'webhook-retry-count': String(input.retryCount),
     'webhook-max-retries': String(input.maxRetries),
+    ...(isSandboxAccount(input.accountId) ? { [TEST_MODE_HEADER.toLowerCase()]: 'true' } : {}),
+    ...(input.traceparent ? { traceparent: input.traceparent } : {}),
   };
 }
 
@@ -112,6 +121,7 @@ export function eventEnvelopeSource(event: {
   createdAt: Date;
   eventName: string;
   results: unknown[];
+  traceparent?: string | null;
 }): EnvelopeSource {
   return {
     clientRequestId: event.clientRequestId,
@@ -120,6 +130,7 @@ export function eventEnvelopeSource(event: {
     createdAt: event.createdAt.toISOString(),
     eventName: event.eventName,
     results: event.results,
+    traceparent: event.traceparent,
   };
 }
 

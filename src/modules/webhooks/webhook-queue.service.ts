@@ -24,6 +24,8 @@ export interface DeliveryJobData {
   attempt: number;
   /** Known when dispatch enqueues: lets a busy subscription's job be parked before any query. */
   subscriptionId?: string;
+  /** The W3C trace context of the attempt that scheduled this one (a retry): its span links to it. */
+  previous?: string;
 }
 
 /**
@@ -56,6 +58,8 @@ export interface DeliveryEnqueueOptions {
    * attempt lost with its worker) goes next rather than behind the backlog its worker's death left.
    */
   ahead?: boolean;
+  /** See DeliveryJobData.previous. */
+  previous?: string;
 }
 
 /**
@@ -106,10 +110,10 @@ export class WebhookQueue implements OnModuleInit {
 
   /** Best effort (never throws, bounded wait): the sweep catches up pending deliveries past their next_retry_at. */
   async enqueueDeliveries(items: Array<{ deliveryId: string } & DeliveryEnqueueOptions>): Promise<void> {
-    const jobs = items.map(({ deliveryId, delayMs, attempt = 0, subscriptionId, ahead }) => ({
+    const jobs = items.map(({ deliveryId, delayMs, attempt = 0, subscriptionId, ahead, previous }) => ({
       name: 'deliver',
-      // (An undefined subscriptionId is left out when BullMQ serializes the data.)
-      data: { deliveryId, attempt, subscriptionId },
+      // (An undefined subscriptionId or previous is left out when BullMQ serializes the data.)
+      data: { deliveryId, attempt, subscriptionId, previous },
       opts: {
         jobId: deliveryJobId(deliveryId, attempt),
         delay: delayMs && delayMs > 0 ? delayMs : undefined,

@@ -34,6 +34,8 @@ export class WebhookSubscriptionEntity {
   @Column({ name: 'dark_since', type: 'timestamptz', nullable: true }) darkSince: Date | null;
   /** Attempts started per second at most, across workers (pacing, an extension); null: unpaced. */
   @Column({ name: 'rate_limit_per_second', type: 'integer', nullable: true }) rateLimitPerSecond: number | null;
+  /** Send each attempt's W3C traceparent to the receiver (an extension, docs/webhooks.md); off by default. */
+  @Column({ name: 'trace_context', type: 'boolean', default: false }) traceContext: boolean;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }

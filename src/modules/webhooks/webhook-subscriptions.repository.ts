@@ -10,6 +10,7 @@ export interface SubscriptionChanges {
   eventFilters?: string[];
   enabled?: boolean;
   rateLimitPerSecond?: number | null;
+  traceContext?: boolean;
   disabledReason?: null;
   consecutiveFailures?: 0;
   backpressureUntil?: null;

@@ -7,7 +7,10 @@ import type { EntityManager } from 'typeorm';
 
 /** Who is calling, set by the auth guard. */
 export interface Caller {
+  /** Whose data the request acts on: for a test key, the account's sandbox (docs/test-mode.md). */
   accountId: string;
+  /** A test key's request: answered with X-Test-Mode: true; the provider-side test helpers answer it in every environment. */
+  testMode: boolean;
   apiKeyId: string;
   /** Legacy keys (issued before self-serve keys) may also call the legacy API (spec 5.6). */
   keyKind: 'platform' | 'legacy';

@@ -8,6 +8,7 @@ import { redisConnectionOptions } from '../redis/redis-connection';
 import { Metrics } from '../metrics/metrics';
 import { watchBullMqOutages } from '../redis/redis-outages';
 import { QueueShutdown } from './queue-shutdown';
+import { queueTelemetry } from '../tracing/tracing';
 
 /** After losing Redis, a worker's fetch loop tries again after this (BullMQ's default is 15 s). */
 export const WORKER_RUN_RETRY_DELAY_MS = 1_000;
@@ -50,6 +51,7 @@ export class QueueWorkers {
       runRetryDelay: WORKER_RUN_RETRY_DELAY_MS,
       // The process taking a job, as the job's processedBy (bull-board, tests): which process held a job it left.
       name: workerName(),
+      telemetry: queueTelemetry(),
       ...workerOptions,
     });
     worker.on('failed', (job, error) => logger.warn(`${queueName} job ${job?.name} ${job?.id} failed: ${error.message}`));

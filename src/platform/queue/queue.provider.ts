@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { redisConnectionOptions } from '../redis/redis-connection';
 import { watchBullMqOutages } from '../redis/redis-outages';
 import { QueueShutdown } from './queue-shutdown';
+import { queueTelemetry } from '../tracing/tracing';
 
 /**
  * A BullMQ queue to add jobs to, under @nestjs/bullmq's token (so @InjectQueue finds it), on the
@@ -19,7 +20,11 @@ export function queueProvider(name: string): Provider {
     provide: getQueueToken(name),
     inject: [APP_CONFIG, QueueShutdown],
     useFactory: (config: AppConfig, shutdown: QueueShutdown) => {
-      const queue = new Queue(name, { connection: redisConnectionOptions(config.redisUrl), prefix: config.redisPrefix });
+      const queue = new Queue(name, {
+        connection: redisConnectionOptions(config.redisUrl),
+        prefix: config.redisPrefix,
+        telemetry: queueTelemetry(),
+      });
       watchBullMqOutages(queue, `${name} queue`, new Logger('Queue'));
       shutdown.closeQueueOnShutdown(queue);
       return queue;

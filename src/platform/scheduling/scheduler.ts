@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import type { DatabaseOutages } from '../database/database-outages';
 import { PeriodicTaskLock } from './periodic-task-lock';
 import { nextCheckDelayMs } from './scheduling.rules';
+import { tracing } from '../tracing/tracing';
 
 /** Work a worker process repeats every `intervalMs` (0 = never). `run` should stop early once `signal` aborts. */
 export interface PeriodicTask {
@@ -98,7 +99,8 @@ export class Scheduler implements OnApplicationBootstrap, OnModuleDestroy {
         let failure: unknown;
         const started = Date.now();
         try {
-          await loop.task.run(this.stopping.signal);
+          // Each run is a trace of its own (sweeps, retention, partition upkeep, reminders, calendar syncs).
+          await tracing.inSpan(`periodic ${name}`, { attributes: { 'periodic.task': name } }, () => loop.task.run(this.stopping.signal));
         } catch (error) {
           failure = error;
           if (!this.outages?.noted(error))

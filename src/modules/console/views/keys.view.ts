@@ -27,7 +27,9 @@ function keyRow(key: KeySummary): Renderable[] {
     key.lastFour ? html`<code>…${key.lastFour}</code>` : html`<span class="muted">unknown</span>`,
     when(key.createdAt),
     when(key.lastUsedAt),
-    html`<span class="badge">${kind.badge}</span> <span class="muted">${kind.title}</span>`,
+    key.test
+      ? html`<span class="badge test">Test</span> <span class="muted">Acts on the sandbox (test mode)</span>`
+      : html`<span class="badge">${kind.badge}</span> <span class="muted">${kind.title}</span>`,
     key.revokedAt
       ? html`<span class="state off"><span aria-hidden="true">✕</span> Revoked</span> ${when(key.revokedAt)}`
       : html`<span class="state ok"><span aria-hidden="true">●</span> Active</span>
@@ -69,6 +71,10 @@ export function keysPage(frame: Frame, data: KeysPage, flash?: Notice): Html {
                   value="${data.label ?? ''}"
                   autocomplete="off"
                 />
+                <label class="check"
+                  ><input type="checkbox" name="test" value="true" ${frame.testMode ? html`checked` : ''} /> Test key
+                  <span class="muted">(<code>popk_test_…</code>: acts on the sandbox, never on live data; docs/test-mode.md)</span></label
+                >
                 <button type="submit">Create key</button>
               </form>`
             : html`<p>Keys can be created once the subscription is active on a plan that includes the API.</p>`
@@ -77,6 +83,14 @@ export function keysPage(frame: Frame, data: KeysPage, flash?: Notice): Html {
       <section aria-labelledby="keys">
         <h2 id="keys">Keys</h2>
         ${data.keys.length ? stackedTable('keys', KEY_COLUMNS, data.keys.map(keyRow)) : html`<p>No keys yet.</p>`}
+      </section>
+      <section aria-labelledby="sandbox">
+        <h2 id="sandbox">Test data</h2>
+        <p>
+          Test keys act on this account's sandbox: its own properties, bookings, job requests, webhooks and events. Clearing it deletes all
+          of them; live data and the keys stay.
+        </p>
+        <a class="button danger" href="/console/sandbox/reset">Clear test data…</a>
       </section>
       <section aria-labelledby="audit">
         <h2 id="audit">Audit list</h2>
@@ -98,7 +112,7 @@ export function keyCreatedPage(frame: Frame, created: NoteValues['apiKey']): Htm
     'Key created',
     html`<div class="secret-box">
         <p><strong>Copy this key now: it will not be shown again.</strong> Store it as a secret; it is stored here only as a hash.</p>
-        <p>Label: ${created.label}. Key id: ${id(created.apiKeyId)}.</p>
+        <p>Label: ${created.label}. Key id: ${id(created.apiKeyId)}.${created.test ? html` <span class="badge test">Test</span>` : ''}</p>
         ${copyBox('secret', 'API key', created.apiKey, { secret: 'apiKey', button: 'Copy key' })}
       </div>
       <p><a href="/console/keys">Back to the keys</a></p>`,

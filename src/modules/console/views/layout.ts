@@ -12,6 +12,10 @@ export interface Frame {
   apiAccess: boolean;
   plan: string;
   subscriptionStatus: string;
+  /** The session is in test mode: the data pages show the sandbox (docs/test-mode.md). */
+  testMode: boolean;
+  /** The page's path, where the mode switch comes back to. */
+  path: string;
   assets: { css: string; js: string };
 }
 
@@ -94,6 +98,14 @@ export function page(frame: Frame, section: Section, title: string, content: Ren
           </ul>
         </nav>
         <div class="session">
+          <span class="mode ${frame.testMode ? 'test' : 'live'}" id="mode">${frame.testMode ? 'Test mode' : 'Live mode'}</span>
+          <form method="post" action="/console/mode" class="inline">
+            ${formTokens(frame)}<input type="hidden" name="mode" value="${frame.testMode ? 'live' : 'test'}" /><input
+              type="hidden"
+              name="back"
+              value="${frame.path}"
+            /><button type="submit" class="link">${frame.testMode ? 'Switch to live mode' : 'Switch to test mode'}</button>
+          </form>
           <form method="post" action="/console/signout" class="inline">
             ${formTokens(frame)}<button type="submit" class="link">Sign out</button>
           </form>
@@ -108,6 +120,14 @@ export function page(frame: Frame, section: Section, title: string, content: Ren
                 API calls answer 403 subscription_inactive (spec 5.3), webhooks and events are not available here, and new keys cannot be
                 created. You can still revoke keys.
               </div>`
+        }
+        ${
+          frame.testMode
+            ? html`<div class="notice test" role="status">
+                <strong>Test mode.</strong> Webhooks and events here are the sandbox's: the data test keys act on, apart from the live data.
+                Keys are the account's, live and test alike.
+              </div>`
+            : ''
         }
         ${notice(flash)}
         <h1>${title}</h1>

@@ -1,4 +1,4 @@
-import { Body, Controller, Param, Post } from '@nestjs/common';
+import { Body, Controller, Param, Post, UseGuards } from '@nestjs/common';
 import { PostAction } from '../../../platform/http/post-routes';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { RequestContext } from '../../../platform/context/request-context';
@@ -7,15 +7,16 @@ import { CommentsService } from '../chat/comments.service';
 import { ServiceProviderDto } from '../host/dto/job-parts.dto';
 import { AcceptDto, CompleteDto, PositionDto, ProviderCommentDto } from './dto/test-helpers.dto';
 import { JobLifecycleService } from './job-lifecycle.service';
+import { TestHelpersGuard } from './test-helpers.guard';
 
 /**
  * Stripe-style test helpers: drive the provider side of a job (what the providers' apps do in
- * production) through the real state machine. Mounted only when TEST_HELPERS_ENABLED=true (never in
- * production); authenticated and account-scoped like every route. Each transition answers the
- * rebuilt snapshot; an impossible one is a 409 invalidState. Not part of the API the OpenAPI
- * document describes (docs/job-requests.md documents them).
+ * production) through the real state machine. They answer test keys everywhere and live keys only
+ * where TEST_HELPERS_ENABLED=true (TestHelpersGuard); authenticated and account-scoped like every
+ * route. Each transition answers the rebuilt snapshot; an impossible one is a 409 invalidState.
  */
 @ApiExcludeController()
+@UseGuards(TestHelpersGuard)
 @Controller('v1/testHelpers/jobRequests/:jobRequestId')
 export class JobRequestTestHelpersController {
   constructor(

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { JobRequestsModule } from '../job-requests.module';
 import { JobRequestTestHelpersController } from './test-helpers.controller';
+import { TestHelpersGuard } from './test-helpers.guard';
 
-/** Mounted by AppModule only when TEST_HELPERS_ENABLED=true: without it every /v1/testHelpers route is a 404. */
+/** Always mounted: TestHelpersGuard decides who they answer (test keys everywhere, live keys where TEST_HELPERS_ENABLED=true). */
 @Module({
   imports: [JobRequestsModule],
   controllers: [JobRequestTestHelpersController],
+  providers: [TestHelpersGuard],
 })
 export class JobRequestTestHelpersModule {}

@@ -43,6 +43,7 @@ export function attemptRequests(input: AttemptRequestsInput): Array<AttemptReque
     const body = envelopeBody(input.source, at, { test: input.test });
     const headers = deliveryHeaders({
       deliveryId: input.deliveryId,
+      accountId: input.source.targetAccountId,
       body,
       now: at,
       secrets: [],

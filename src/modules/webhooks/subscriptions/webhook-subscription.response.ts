@@ -32,6 +32,8 @@ export interface WebhookSubscriptionResponse {
   signatureSchemes?: SignatureScheme[];
   /** Extension: the v1a public key (`whpk_` + base64 of 32 bytes), present only while v1a is on. */
   publicKey?: string;
+  /** Extension, present only while on: each attempt carries a W3C traceparent header. */
+  traceContext?: true;
   disabledReason?: string;
 }
 
@@ -60,6 +62,7 @@ export function toWebhookSubscriptionResponse(row: WebhookSubscriptionEntity): W
     createdAt: row.createdAt.toISOString(),
   };
   if (row.publicKey !== null) Object.assign(shape, { signatureSchemes: signatureSchemesOf(row), publicKey: row.publicKey });
+  if (row.traceContext) shape.traceContext = true;
   if (!row.enabled && row.disabledReason) shape.disabledReason = row.disabledReason;
   return shape;
 }
@@ -89,6 +92,12 @@ const SUBSCRIPTION_FIELDS: FieldSchemas<WebhookSubscriptionResponse> = {
     ),
   ),
   publicKey: PUBLIC_KEY,
+  traceContext: optional(
+    described(
+      { type: 'boolean', const: true },
+      "Extension: present (true) only while on: each attempt carries a W3C traceparent header whose parent is the attempt's span, for receivers that trace too.",
+    ),
+  ),
   disabledReason: optional({ type: 'string', examples: ['auto_disabled_after_repeated_delivery_failures'] }),
 };
 function withoutDisabledReason<T extends { disabledReason: unknown }>(fields: T): Omit<T, 'disabledReason'> {

@@ -58,6 +58,8 @@ export interface CreateWebhookInput {
   signatureSchemes?: SignatureScheme[];
   /** Pacing (an extension): null or absent is unpaced. */
   rateLimitPerSecond?: number | null;
+  /** Trace context to the receiver (an extension): off when absent. */
+  traceContext?: boolean;
 }
 
 export interface UpdateWebhookInput {
@@ -67,6 +69,7 @@ export interface UpdateWebhookInput {
   signatureSchemes?: SignatureScheme[];
   /** null switches pacing off. */
   rateLimitPerSecond?: number | null;
+  traceContext?: boolean;
 }
 
 /**
@@ -98,6 +101,7 @@ export class WebhookSubscriptionsService {
       enabled: true,
       maxRetries: input.maxRetries ?? SUBSCRIPTION_LIMITS.maxRetriesDefault,
       rateLimitPerSecond: input.rateLimitPerSecond ?? null,
+      traceContext: input.traceContext ?? false,
       signingSecret: this.secrets.seal(signingSecret, id),
       previousSecret: null,
       previousSecretExpiresAt: null,
@@ -126,6 +130,7 @@ export class WebhookSubscriptionsService {
     if (input.eventFilters !== undefined) changes.eventFilters = distinctEventFilters(input.eventFilters);
     if (input.enabled !== undefined) changes.enabled = input.enabled;
     if (input.rateLimitPerSecond !== undefined) changes.rateLimitPerSecond = input.rateLimitPerSecond;
+    if (input.traceContext !== undefined) changes.traceContext = input.traceContext;
     // Spec 3.4: enabling clears the reason and restarts the count of consecutive failures.
     // (And closes any back-pressure window: a fresh start.)
     if (input.enabled === true) Object.assign(changes, { disabledReason: null, consecutiveFailures: 0, backpressureUntil: null });

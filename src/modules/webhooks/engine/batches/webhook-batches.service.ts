@@ -5,6 +5,7 @@ import { WebhookAdmission } from '../admission/webhook-admission.service';
 import { WebhookClaims } from '../claims/webhook-claims.service';
 import { WebhookAttemptPipeline } from '../pipeline/webhook-attempt-pipeline.service';
 import { batchClaimSize, BATCH_MAX, loopEnds, mergeFrom } from './webhook-batch.rules';
+import { claimSpans } from '../webhook-spans';
 
 /** A subscription's loop running in this process: where its claims start, and whether a wake-up arrived during the last claim. */
 interface Loop {
@@ -128,7 +129,9 @@ export class WebhookBatches {
           ended = 'busy';
           break;
         }
+        const claimedAt = performance.now();
         const { works, claimed } = await this.claims.claimDue({ accountId: wake.accountId, id: wake.subscriptionId }, loop.fromId, size);
+        claimSpans(works, claimedAt);
         if (works[0]) this.rates.set(wake.subscriptionId, works[0].subscription.rateLimitPerSecond ?? null);
         ended = await this.start(works, sends);
         // (No await between this check and the loop's removal in finally: a wake-up sees the loop or none.)

@@ -8,6 +8,7 @@ import { Coalescer } from '../../../../platform/concurrency/coalescer';
 import { WebhookDeliveriesRepository } from '../../webhook-deliveries.repository';
 import { fanOut, inEventOrder, wakesOf } from './webhook-dispatch.rules';
 import { WebhookBatches } from '../batches/webhook-batches.service';
+import { dispatchSpans } from '../webhook-spans';
 import { WEBHOOK_IDS } from '../../webhooks.ids';
 
 /**
@@ -59,11 +60,15 @@ export class WebhookDispatchService {
   async dispatch(eventIds: string[]): Promise<number> {
     const ids = [...new Set(eventIds)];
     if (ids.length === 0) return 0;
+    const began = performance.now();
+    let events: Awaited<ReturnType<EventsService['lockUndispatched']>> = [];
+    let fanned: Array<{ id: string; eventId: string | null }> = [];
     const created = await this.dataSource.transaction(async (manager) => {
-      const events = await this.events.lockUndispatched(manager, ids);
+      events = await this.events.lockUndispatched(manager, ids);
       if (events.length === 0) return [];
       const candidates = await this.repository.candidateSubscriptions(manager, events, this.config.legacy.sunsetAt);
       const rows = inEventOrder(fanOut(events, candidates)).map((delivery) => ({ id: newId(WEBHOOK_IDS.delivery), ...delivery }));
+      fanned = rows;
       const inserted = await this.repository.insertEventDeliveries(manager, rows);
       await this.events.markDispatched(
         manager,
@@ -71,6 +76,7 @@ export class WebhookDispatchService {
       );
       return inserted;
     });
+    dispatchSpans(events, fanned, created, began);
     // One wake-up per subscription, from its first new delivery on (not one job per delivery).
     await this.batches.wake(wakesOf(created));
     return created.length;

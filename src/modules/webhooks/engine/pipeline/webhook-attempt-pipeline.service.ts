@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../../../../config/config';
 import { APP_CONFIG } from '../../../../config/config.module';
@@ -14,6 +15,8 @@ import { SentAttempt, WebhookPoster } from '../sending/webhook-poster';
 import { AttemptClaim } from '../settlement/webhook-attempts.repository';
 import { WebhookAttemptRecords } from '../settlement/webhook-attempt-records.service';
 import { NextDeliveryState, settleAttempt } from '../settlement/webhook-backoff.rules';
+import { tracing, SpanHandle } from '../../../../platform/tracing/tracing';
+import { attemptOutcome, claimSpans, tracedAttempt } from '../webhook-spans';
 
 /** Time for running attempts to record their outcome once their POST ended, at shutdown. */
 const RECORD_WITHIN_MS = 2_000;
@@ -87,9 +90,11 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
    * dropped), then the rest of the pipeline, its pacing turn found alone.
    */
   async attempt(job: DeliveryJobData): Promise<AttemptResult> {
+    const began = performance.now();
     const claimed = await this.claims.claim(job);
     if ('dropped' in claimed) return { kind: 'dropped', reason: claimed.dropped };
-    const start = await this.start(claimed.work, this.admission.alone());
+    claimSpans([claimed.work], began);
+    const start = await this.start(claimed.work, this.admission.alone(), job.previous);
     if (start.kind === 'started') return start.result;
     return start.reason === 'busy'
       ? { kind: 'busy', subscriptionId: claimed.work.subscriptionId }
@@ -99,13 +104,16 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
   /**
    * A claimed attempt from prepare on: resolves once it has started (its POST under way, or, its
    * subscription disabled, stopped without one) with its result to come, or was refused, its claim
-   * given back. `turns` are where its pacing turn comes from (alone, or its batch's).
+   * given back. `turns` are where its pacing turn comes from (alone, or its batch's); `previous` is the
+   * trace context of the attempt before it (a retry's job carries it), linked from this one's span.
    */
-  async start(work: DeliveryWork, turns: Turns): Promise<Start> {
+  async start(work: DeliveryWork, turns: Turns, previous?: string): Promise<Start> {
+    const began = performance.now();
     if (!work.subscription.enabled) {
       // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
       const stopped = { report: DISABLED_REPORT, at: new Date(), durationMs: 0 };
-      return { kind: 'started', result: this.finish(work, stopped, 'held', true).finally(() => this.claims.settled(work.id)) };
+      const result = tracedAttempt(work, began, previous, (span) => this.finish(work, stopped, 'held', true, span));
+      return { kind: 'started', result: result.finally(() => this.claims.settled(work.id)) };
     }
     const signing = this.signing.forDelivery(work);
     if (!signing) return this.refuse(work, 'unsignable');
@@ -117,7 +125,7 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
       throw error;
     }
     if (!release) return this.refuse(work, 'busy');
-    const sending = this.sendAndFinish(work, signing, release);
+    const sending = tracedAttempt(work, began, previous, (span) => this.sendAndFinish(work, signing, release, span));
     this.sending.add(sending);
     void sending.catch(() => undefined).finally(() => this.sending.delete(sending));
     return { kind: 'started', result: sending };
@@ -143,15 +151,18 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
   }
 
   /** Sends an admitted attempt holding one of its subscription's slots (`release` frees it once the POST ended), then finishes it. */
-  private async sendAndFinish(work: DeliveryWork, signing: DeliverySigning, release: Release): Promise<AttemptResult> {
+  private async sendAndFinish(work: DeliveryWork, signing: DeliverySigning, release: Release, span: SpanHandle): Promise<AttemptResult> {
     try {
       let sent: SentAttempt;
       try {
-        sent = await this.poster.send(work, signing);
+        // The attempt's span is the POST's: the receiver gets it as its parent only if the subscription asks.
+        const traceparent = work.subscription.traceContext ? span.traceparent : null;
+        sent = await span.runUntraced(() => this.poster.send(work, signing, traceparent));
       } finally {
         release();
       }
-      return await this.finish(work, sent, 'held');
+      attemptOutcome(span, sent);
+      return await this.finish(work, sent, 'held', false, span);
     } finally {
       this.claims.settled(work.id);
     }
@@ -160,13 +171,14 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
   /**
    * Settles the attempt (its delivery's next state), records it (`claim`: the claim it settles;
    * `uncounted`: not the receiver's failure, never counting towards auto-disable) and schedules the
-   * next attempt, if any.
+   * next attempt, if any (`span`: the attempt's, which the next one links to).
    */
   private async finish(
     work: DeliveryRow,
     sent: Pick<SentAttempt, 'report' | 'at'> & { durationMs: number | null },
     claim: AttemptClaim,
     uncounted = false,
+    span?: SpanHandle,
   ): Promise<AttemptResult> {
     const settled = settleAttempt({
       ...sent,
@@ -176,7 +188,8 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
       now: new Date(),
     });
     const { attemptCount, state } = settled;
-    if (!(await this.records.record(work, settled, sent.report, claim))) return { kind: 'attempted', state, recorded: false };
+    const recorded = await tracing.inSpan('webhook.record', {}, () => this.records.record(work, settled, sent.report, claim));
+    if (!recorded) return { kind: 'attempted', state, recorded: false };
     if (state.status === 'pending') {
       // The next attempt after a lost one (its worker died) is overdue: it goes ahead of the backlog.
       const ahead = claim === 'expired';
@@ -185,6 +198,7 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
         delayMs: state.delayMs,
         subscriptionId: work.subscriptionId,
         ahead,
+        previous: span?.traceparent ?? undefined,
       });
     }
     return { kind: 'attempted', state, recorded: true };

@@ -74,6 +74,7 @@ describe('envelopeBody', () => {
 describe('deliveryHeaders', () => {
   const input = {
     deliveryId: 'whd_1',
+    accountId: 'acct_01KB0000000000000000000000',
     body: '{"a":1}',
     now: new Date('2026-01-01T00:00:01.999Z'),
     secrets: ['new', 'old'],
@@ -92,6 +93,14 @@ describe('deliveryHeaders', () => {
       'webhook-retry-count': '2',
       'webhook-max-retries': '5',
     });
+  });
+
+  it("marks a sandbox's deliveries x-test-mode: true, and only those", () => {
+    expect(deliveryHeaders({ ...input, accountId: 'sbx_01KB0000000000000000000000' })).toEqual({
+      ...deliveryHeaders(input),
+      'x-test-mode': 'true',
+    });
+    expect(deliveryHeaders(input)).not.toHaveProperty('x-test-mode');
   });
 
   it('signs with every secret given, in order', () => {

@@ -74,8 +74,11 @@ export class WebhookPoster implements OnApplicationShutdown {
     await this.agent.close().catch(() => undefined);
   }
 
-  /** Sends one attempt: its URL checked again, then its body POSTed, signed with `signing`'s secrets (and v1a keys). */
-  async send(work: DeliveryWork, { secrets, signingKeys }: DeliverySigning): Promise<SentAttempt> {
+  /**
+   * Sends one attempt: its URL checked again, then its body POSTed, signed with `signing`'s secrets (and
+   * v1a keys), with `traceparent` when given (the subscription's trace context option).
+   */
+  async send(work: DeliveryWork, { secrets, signingKeys }: DeliverySigning, traceparent?: string | null): Promise<SentAttempt> {
     const checkedAt = new Date();
     const checked = await this.check(work.subscription.url);
     if (isAttemptReport(checked)) return { report: checked, at: checkedAt, durationMs: Date.now() - checkedAt.getTime() };
@@ -85,6 +88,7 @@ export class WebhookPoster implements OnApplicationShutdown {
     const body = envelopeBody(work.envelopeSource, at, { test: work.test });
     const headers = deliveryHeaders({
       deliveryId: work.id,
+      accountId: work.accountId,
       body,
       now: at,
       secrets,
@@ -92,6 +96,7 @@ export class WebhookPoster implements OnApplicationShutdown {
       retryCount: work.attemptCount,
       maxRetries: work.subscription.maxRetries,
       userAgent: this.userAgent,
+      traceparent,
     });
     const report = await this.post(checked, headers, body);
     return { report, at, durationMs: Math.round(performance.now() - started) };

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import {
+  IsBoolean,
   ArrayContains,
   ArrayMaxSize,
   ArrayMinSize,
@@ -106,6 +107,11 @@ export class CreateWebhookDto {
   signatureSchemes?: SignatureScheme[];
   @RateLimitPerSecond()
   rateLimitPerSecond?: number | null;
+
+  /** Extension: send each attempt's W3C traceparent (docs/webhooks.md "Trace context"); default false. */
+  @OptionalNotNull()
+  @IsBoolean()
+  traceContext?: boolean;
 }
 
 /**

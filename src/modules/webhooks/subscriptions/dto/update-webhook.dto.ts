@@ -29,4 +29,9 @@ export class UpdateWebhookDto {
   /** An extension: null switches pacing off. */
   @RateLimitPerSecond()
   rateLimitPerSecond?: number | null;
+
+  /** An extension: send each attempt's W3C traceparent, or stop. */
+  @OptionalNotNull()
+  @IsBoolean()
+  traceContext?: boolean;
 }
