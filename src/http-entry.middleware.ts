@@ -25,7 +25,9 @@ export class EntryMiddleware implements NestMiddleware {
   async use(req: ApiRequest, res: Response, next: NextFunction): Promise<void> {
     assignRequestId(req, res);
     const planned = this.plans.find(req);
-    if (planned && !planned.plan.isPublic) {
+    // Legacy routes first pass their own middleware (LegacyDeprecationMiddleware: its headers on every answer,
+    // and from the sunset a 410 that checks no key), which Nest mounts after this one: the guard checks them.
+    if (planned && !planned.plan.isPublic && !planned.plan.legacy) {
       try {
         await this.keys.authenticate(req, res, planned.plan);
       } catch (error) {
