@@ -26,8 +26,11 @@ export class EntryMiddleware implements NestMiddleware {
     assignRequestId(req, res);
     const planned = this.plans.find(req);
     // Legacy routes first pass their own middleware (LegacyDeprecationMiddleware: its headers on every answer,
-    // and from the sunset a 410 that checks no key), which Nest mounts after this one: the guard checks them.
-    if (planned && !planned.plan.isPublic && !planned.plan.legacy) {
+    // and from the sunset a 410 that checks no key), which Nest mounts after this one, and a test-mode-only
+    // route answers a live key with the 404 of a route that does not exist, which names the path as routed:
+    // the guard checks both kinds, in Nest's pipeline, as before.
+    const early = planned && !planned.plan.isPublic && !planned.plan.legacy && !planned.plan.testModeOnly;
+    if (early) {
       try {
         await this.keys.authenticate(req, res, planned.plan);
       } catch (error) {

@@ -1,8 +1,18 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { config as readDotEnv } from 'dotenv';
-import { bool, cleanEnv, makeValidator, port, str } from 'envalid';
-import { DEVELOPMENT_KEYRING, Keyring, parseKeyring, usesDevelopmentKey } from './keyring';
+import { bool, cleanEnv, port, str } from 'envalid';
+import {
+  httpUrl,
+  instant,
+  keyring,
+  nonEmptyStr,
+  nonNegativeInt,
+  positiveInt,
+  postgresUrl,
+  readPackageVersion,
+  redisUrl,
+  trustProxy,
+} from './env-validators';
+import { DEVELOPMENT_KEYRING, Keyring, usesDevelopmentKey } from './keyring';
 
 /**
  * The one place that reads the environment. Every process (API, worker, CLI)
@@ -110,96 +120,6 @@ export class ConfigError extends Error {}
 
 /** DATABASE_CONNECT_TIMEOUT_MS unless set (also for the migration runner, which has no full config). */
 export const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 10_000;
-
-const positiveInt = makeValidator<number>((input) => {
-  const value = Number(input);
-  if (!/^\d+$/.test(String(input).trim()) || !Number.isSafeInteger(value) || value < 1) {
-    throw new Error(`must be a positive integer, got "${input}"`);
-  }
-  return value;
-});
-
-const nonNegativeInt = makeValidator<number>((input) => {
-  const value = Number(input);
-  if (!/^\d+$/.test(String(input).trim()) || !Number.isSafeInteger(value)) {
-    throw new Error(`must be a non-negative integer, got "${input}"`);
-  }
-  return value;
-});
-
-/** An empty value (`SECRETS_ENCRYPTION_KEY=` as in .env.example) counts as unset. */
-const keyring = makeValidator<Keyring>((input) => (input.trim() === '' ? [] : parseKeyring(input)));
-
-const postgresUrl = makeValidator<string>((input) => {
-  if (!/^postgres(ql)?:\/\//.test(input)) throw new Error(`must be a postgres:// URL, got "${redactUrl(input)}"`);
-  return input;
-});
-
-const redisUrl = makeValidator<string>((input) => {
-  if (!/^rediss?:\/\//.test(input)) throw new Error(`must be a redis:// URL, got "${redactUrl(input)}"`);
-  return input;
-});
-
-/** An empty value (`REDIS_PREFIX=` in a .env file) would silently mean "no prefix" or "the working directory". */
-const nonEmptyStr = makeValidator<string>((input) => {
-  if (input.trim() === '') throw new Error('must not be empty');
-  return input;
-});
-
-/** An ISO 8601 instant with its offset (`2027-04-07T00:00:00Z`): a date without a zone would depend on the host's. */
-const instant = makeValidator<Date>((input) => {
-  const value = String(input).trim();
-  const parsed = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) || Number.isNaN(parsed.getTime()))
-    throw new Error(`must be an ISO 8601 instant with its offset (2027-04-07T00:00:00Z), got "${value}"`);
-  return parsed;
-});
-
-/** envalid's url() takes anything `new URL` parses, `localhost:3000` included (scheme "localhost:"). */
-const httpUrl = makeValidator<string>((input) => {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(input);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || !/^https?:$/.test(parsed.protocol) || !parsed.hostname)
-    throw new Error(`must be an http(s):// URL, got "${redactUrl(input)}"`);
-  return input;
-});
-
-/**
- * Express's `trust proxy` in the forms that cannot be spoofed: empty or `false` (the socket's
- * peer is the client), a number of proxy hops, or a comma-separated list of proxy addresses,
- * CIDR ranges or Express's names (loopback, linklocal, uniquelocal). `true` is refused: it
- * believes any X-Forwarded-For, so every client could choose its own address.
- */
-const trustProxy = makeValidator<false | number | string[]>((input) => {
-  const value = String(input).trim();
-  if (value === '' || value === 'false') return false;
-  if (value === 'true') throw new Error('must not be true (it believes any X-Forwarded-For); give the proxy hop count or addresses');
-  if (/^\d+$/.test(value)) return Number(value);
-  const entries = value.split(',').map((entry) => entry.trim());
-  for (const entry of entries) {
-    if (!/^(loopback|linklocal|uniquelocal|[0-9A-Fa-f.:]+(\/\d{1,3})?)$/.test(entry)) {
-      throw new Error(`must be a hop count or a list of proxy addresses, got "${value}"`);
-    }
-  }
-  return entries;
-});
-
-function redactUrl(input: string): string {
-  return input.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-}
-
-/** The deployed version (GET /v1/health): package.json's, found from here up (src/, dist/ and bench builds differ in depth). */
-function readPackageVersion(): string {
-  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
-    const candidate = join(dir, 'package.json');
-    if (existsSync(candidate)) return JSON.parse(readFileSync(candidate, 'utf8')).version;
-  }
-  return '0.0.0';
-}
 
 const packageVersion = readPackageVersion();
 

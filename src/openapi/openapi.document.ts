@@ -22,22 +22,11 @@ const BODY_PROBLEMS = [413, 415];
 /** An @Idempotent route: its key's first request still running (409), the key reused with another request (422). */
 const IDEMPOTENCY_PROBLEMS = [409, 422];
 
+/** Each tag's description: the modules declare theirs; these two routes serve the whole house. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  Health: 'Liveness of the service and its dependencies.',
+  ...DECLARED.tags,
   OpenApi: 'This document.',
   Mcp: 'The MCP server for AI assistants: the tools of docs/assistants.md over one JSON-RPC endpoint.',
-  Properties: 'The root resource: create it first.',
-  PropertyPictures: 'Pictures: the service downloads the image and serves its own copy.',
-  Checklists: 'Checklists of tasks, with server-minted task ids.',
-  Bookings: 'Bookings; creating one triggers the scheduling automation.',
-  Reminders: "Reminders, and the bookings' automatic turnover reminders.",
-  JobRequests: 'Jobs offered to service providers, their chat and payment status.',
-  Comments: "A job's chat.",
-  Webhooks: 'Signed webhook subscriptions, test deliveries and the delivery log.',
-  Events: 'The event feed: the backfill source for webhooks.',
-  WebhookReplays: 'Replays of a window of the event log to a subscription, and their progress (extension).',
-  CalendarFeeds: "Listings' iCal links the worker syncs into a property's bookings (extension).",
-  Legacy: 'The deprecated legacy batched API and its unsigned webhook: legacy keys only, shut down at the sunset (docs/legacy.md).',
 };
 
 /**
@@ -89,7 +78,9 @@ function buildDocument(app: INestApplication, config: AppConfig, facts: Map<stri
     .setVersion(config.version)
     .setDescription(
       'JSON REST API for short-term-rental operations, with signed webhooks. Every route but GET /v1/health and this document needs the x-api-key header. ' +
-        'Errors are RFC 9457 problem documents; lists return the collection envelope {data, nextCursor, hasMore}; authenticated responses carry X-RateLimit-* headers.',
+        'Errors are RFC 9457 problem documents; lists return the collection envelope {data, nextCursor, hasMore}; authenticated responses carry X-RateLimit-* headers. ' +
+        "Test mode (docs/test-mode.md): a test key (popk_test_…) acts on the account's sandbox, a separate data space; every answer to it, and every webhook delivery from the sandbox, carries X-Test-Mode: true; " +
+        'operations marked x-test-mode-only answer test keys only; the legacy routes refuse test keys (403 testKeyNotAccepted).',
     )
     .addServer(config.publicBaseUrl)
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The account API key (shown once when issued).' }, 'apiKey')
@@ -176,6 +167,12 @@ function describeOperation(operation: Operation, fact: RouteFacts, dtos: Record<
   operation.security = fact.isPublic ? [] : fact.bearer ? [{ apiKey: [] }, { bearerKey: [] }] : [{ apiKey: [] }];
   const legacy = operation.operationId.startsWith('LegacyController_');
   if (legacy) operation.deprecated = true;
+  if (doc.testModeOnly) {
+    operation['x-test-mode-only'] = true;
+    operation.description =
+      `Test mode only: answers a test key (popk_test_…, on its sandbox) in every environment; a live key gets 404 unless ` +
+      `TEST_HELPERS_ENABLED=true (never in production). ${operation.description ?? ''}`.trim();
+  }
 
   const example = doc.example ?? {};
   const pathNames = (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name as string);

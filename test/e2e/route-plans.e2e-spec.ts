@@ -34,10 +34,10 @@ describe('route plans', () => {
       });
     }
     const plan = (method: string, url: string) => plans.find({ method, url } as never)?.plan;
-    expect(plan('GET', '/v1/health')).toEqual({ isPublic: true, bearer: false, legacy: false });
-    expect(plan('HEAD', '/V1/Properties/prop_1/')).toEqual({ isPublic: false, bearer: false, legacy: false });
-    expect(plan('POST', '/v1/mcp')).toEqual({ isPublic: false, bearer: true, legacy: false });
-    expect(plan('GET', '/legacy/webhook')).toEqual({ isPublic: false, bearer: false, legacy: true });
+    expect(plan('GET', '/v1/health')).toEqual({ isPublic: true, bearer: false, legacy: false, testModeOnly: false });
+    expect(plan('HEAD', '/V1/Properties/prop_1/')).toEqual({ isPublic: false, bearer: false, legacy: false, testModeOnly: false });
+    expect(plan('POST', '/v1/mcp')).toEqual({ isPublic: false, bearer: true, legacy: false, testModeOnly: false });
+    expect(plan('GET', '/legacy/webhook')).toEqual({ isPublic: false, bearer: false, legacy: true, testModeOnly: false });
     expect(plan('GET', '/v1/nothing-here')).toBeUndefined();
     expect(plan('OPTIONS', '/v1/properties')).toBeUndefined();
   });

@@ -8,7 +8,9 @@ import { LEGACY_EXAMPLES } from '../../src/modules/legacy/legacy.declaration';
 import { DECLARED } from '../../src/modules/modules';
 import { PROPERTY_EXAMPLES } from '../../src/modules/properties/properties.declaration';
 import { WEBHOOK_EXAMPLES } from '../../src/modules/webhooks/webhooks.declaration';
-import { createAccount, TestAccount, TestApp } from './app';
+import { clientFor, createAccount, TestAccount, TestApp } from './app';
+import { jobInStatus } from './job-requests';
+import { createProperty } from './properties';
 import { TINY_JPEG } from './images';
 import { startReceiver } from './webhook-receiver';
 
@@ -45,21 +47,6 @@ export const LAST = [
   'DELETE /v1/calendarFeeds/{calendarFeedId}',
   'DELETE /v1/properties/{propertyId}',
 ];
-/** Which placeholder a create's answer replaces, and from which field. */
-const CREATES: Record<string, [string, string]> = {
-  'POST /v1/properties': ['propertyId', 'propertyId'],
-  'POST /v1/propertyPictures': ['pictureId', 'pictureId'],
-  'POST /v1/checklists': ['checklistId', 'checklistId'],
-  'POST /v1/bookings': ['bookingId', 'bookingId'],
-  'POST /v1/reminders': ['reminderId', 'reminderId'],
-  'POST /v1/jobRequests': ['jobRequestId', 'jobRequestId'],
-  'POST /v1/webhooks': ['webhookId', 'id'],
-  'POST /legacy/batch': ['legacyBatchId', 'batchId'],
-  'POST /v1/properties/{propertyId}/calendarFeeds': ['calendarFeedId', 'id'],
-  'POST /v1/webhooks/{webhookId}/test': ['deliveryId', 'deliveryId'],
-  'POST /v1/webhooks/{webhookId}/replay': ['replayId', 'id'],
-};
-
 /** The example URLs, swapped for local ones below (the modules' example ids are swapped as their resources are created). */
 const EXAMPLE = {
   pictureSourceUrl: PROPERTY_EXAMPLES.pictureSourceUrl,
@@ -77,6 +64,8 @@ export interface Op {
     requestBody?: { required?: boolean; content: Record<string, { schema?: object; example?: unknown }> };
     responses: Record<string, { content?: Record<string, { schema: object }>; headers?: Record<string, unknown>; $ref?: string }>;
     security?: unknown[];
+    /** Answers test keys only (docs/test-mode.md). */
+    'x-test-mode-only'?: boolean;
   };
 }
 
@@ -197,10 +186,15 @@ export class ExampleRequests {
     return body === undefined ? req : req.send(body as object);
   }
 
-  /** After a create's example: its placeholder id now stands for the created resource. */
-  record(op: Op, res: request.Response): void {
-    const created = CREATES[op.key];
-    if (created) this.swaps.set(DECLARED.exampleIds[created[0]], res.body[created[1]]);
+  /**
+   * After an example that created something (its answer's first field an id not seen yet): the declared
+   * example id of that kind (the same prefix) stands for it from now on.
+   */
+  record(_op: Op, res: request.Response): void {
+    const id: unknown = res.body && typeof res.body === 'object' ? Object.values(res.body as object)[0] : undefined;
+    if (typeof id !== 'string' || !id.includes('_')) return;
+    const placeholder = Object.values(DECLARED.exampleIds).find((example) => example.split('_')[0] === id.split('_')[0]);
+    if (placeholder && !this.swaps.has(placeholder)) this.swaps.set(placeholder, id);
   }
 
   /** Posts a comment with a picture to the example job (multipart), which `commentId` then stands for. */
@@ -222,5 +216,43 @@ export class ExampleRequests {
       this.record(op, res);
     }
     await this.createCommentWithPicture();
+  }
+}
+
+/** The status each test helper's move needs its job in. */
+const TEST_HELPER_FROM: Record<string, number> = {
+  accept: 1,
+  decline: 1,
+  start: 2,
+  complete: 5,
+  cancelByCleaner: 2,
+  acceptChanges: 9,
+  declineChanges: 9,
+  comments: 1,
+};
+
+/**
+ * The example requests of the test-mode-only operations (the test helpers): each sent with a test key, on a
+ * new job of the account's sandbox driven to the status its move needs, so every example is a move allowed.
+ */
+export class TestModeExamples {
+  private constructor(
+    private readonly sandbox: ExampleRequests,
+    private readonly propertyId: string,
+  ) {}
+
+  static async of(t: TestApp, live: ExampleRequests, urls: Map<string, string>): Promise<TestModeExamples> {
+    const sandbox = await ExampleRequests.forSandboxOf(t, live, urls);
+    return new TestModeExamples(sandbox, (await createProperty(clientFor(t, sandbox.account))).propertyId);
+  }
+
+  /** With `path`: the example sent on those ids as they are (an unknown job's 404), no job made. */
+  async send(t: TestApp, op: Op, path?: Record<string, string>): Promise<request.Response> {
+    if (path) return this.sandbox.send(op, { path });
+    const move = op.path.split('/').pop()!;
+    const from = TEST_HELPER_FROM[move];
+    if (from === undefined) throw new Error(`no starting status for the test helper ${op.key}`);
+    const job = await jobInStatus(clientFor(t, this.sandbox.account), this.propertyId, from);
+    return this.sandbox.send(op, { path: { jobRequestId: job.jobRequestId } });
   }
 }

@@ -1,6 +1,8 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
 import { IS_PUBLIC } from '../../platform/http/public.decorator';
 import { Metrics } from '../../platform/metrics/metrics';
 import { failedAuthLimitError, keyLimitError } from '../../platform/http/rate-limit.errors';
@@ -12,6 +14,7 @@ import type { KeyRoutePlan } from './route-plans';
 import { InvalidApiKeyError, LegacyKeyRequiredError, SubscriptionInactiveError, TestKeyNotAcceptedError } from './auth.errors';
 import { BEARER_KEY_ACCEPTED } from './bearer-key.decorator';
 import { LEGACY_KEY_REQUIRED } from './legacy-key.decorator';
+import { TEST_MODE_ONLY } from './test-mode-only.decorator';
 import { bearerKeyOf, hasApiAccess, hashApiKey, looksLikeApiKey, TEST_MODE_HEADER } from './auth.rules';
 import { AuthService, KeyRecord } from './auth.service';
 
@@ -35,10 +38,12 @@ export class ApiKeyGuard implements CanActivate {
   private readonly publicRoute = new RouteFlag(IS_PUBLIC);
   private readonly legacyRoute = new RouteFlag(LEGACY_KEY_REQUIRED);
   private readonly bearerRoute = new RouteFlag(BEARER_KEY_ACCEPTED);
+  private readonly testModeRoute = new RouteFlag(TEST_MODE_ONLY);
   /** Hashes of keys served while some address was blocked: looked up at once from a blocked address (lookUp). */
   private readonly served = new Set<string>();
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'testHelpersEnabled'>,
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
     private readonly limiter: RateLimiter,
@@ -50,7 +55,12 @@ export class ApiKeyGuard implements CanActivate {
     const req = http.getRequest<ApiRequest>();
     // The entry middleware has already checked the key with this route's plan (RoutePlans).
     if (req.keyChecked || this.isPublic(context)) return true;
-    const plan = { isPublic: false, bearer: this.bearerRoute.of(this.reflector, context), legacy: this.needsLegacyKey(context) };
+    const plan = {
+      isPublic: false,
+      bearer: this.bearerRoute.of(this.reflector, context),
+      legacy: this.needsLegacyKey(context),
+      testModeOnly: this.testModeRoute.of(this.reflector, context),
+    };
     return this.authenticate(req, http.getResponse<Response>(), plan).then(() => true);
   }
 
@@ -76,6 +86,10 @@ export class ApiKeyGuard implements CanActivate {
     if (plan.legacy && (key.test || key.kind !== 'legacy')) {
       void this.limiter.giveBack(keyHash, decision.took);
       throw key.test ? new TestKeyNotAcceptedError() : new LegacyKeyRequiredError();
+    }
+    if (!key.test && !this.config.testHelpersEnabled && plan.testModeOnly) {
+      void this.limiter.giveBack(keyHash, decision.took);
+      throw new NotFoundException(); // a live key's answer there: the route does not exist for it
     }
     this.auth.noteUse(key, new Date());
     req.caller = { accountId: key.accountId, testMode: key.test, apiKeyId: key.apiKeyId, keyKind: key.kind };

@@ -5,6 +5,7 @@ import { IS_PUBLIC } from '../../platform/http/public.decorator';
 import { METHOD_METADATA, PATH_METADATA } from '../../platform/http/route-metadata';
 import { BEARER_KEY_ACCEPTED } from './bearer-key.decorator';
 import { LEGACY_KEY_REQUIRED } from './legacy-key.decorator';
+import { TEST_MODE_ONLY } from './test-mode-only.decorator';
 
 /** What the key check needs to know of a route, read once from its handler's and controller's metadata. */
 export interface KeyRoutePlan {
@@ -13,6 +14,8 @@ export interface KeyRoutePlan {
   bearer: boolean;
   /** @LegacyKeyRequired: Platform keys are refused with 403. */
   legacy: boolean;
+  /** @TestModeOnly: a live key gets 404 there unless the test helpers are on. */
+  testModeOnly: boolean;
 }
 
 /** A route as Express holds it (router 2.x): its template, its methods, and its layer's matcher. */
@@ -115,6 +118,7 @@ export class RoutePlans implements OnApplicationBootstrap {
           isPublic: flag(IS_PUBLIC, handler),
           bearer: flag(BEARER_KEY_ACCEPTED, handler),
           legacy: flag(LEGACY_KEY_REQUIRED, handler),
+          testModeOnly: flag(TEST_MODE_ONLY, handler),
         };
         for (const ctrlPath of asList(Reflect.getMetadata(PATH_METADATA, controller)))
           for (const methodPath of asList(Reflect.getMetadata(PATH_METADATA, handler))) {

@@ -21,9 +21,6 @@ export const BOOKING_LIMITS = {
   numberOfGuests: { min: 1, max: 1000 },
   guestDetails: { min: 1, max: 100 },
   guestText: 100,
-  url: 2048,
-  tags: { min: 1, max: 10 },
-  tag: { min: 1, max: 50 },
   otherAttributes: 100,
 } as const;
 

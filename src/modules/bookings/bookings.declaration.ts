@@ -22,6 +22,7 @@ export const BOOKING_EXAMPLES = {
 
 export const BOOKINGS = declareModule({
   ids: BOOKING_IDS,
+  tenantTables: [{ table: 'bookings' }],
   exampleIds,
   shapes: [BOOKING_SHAPE],
   examples: {
@@ -68,6 +69,7 @@ export const BOOKINGS = declareModule({
       results: '`[booking]`: the booking as it was just before deletion',
     },
   },
+  tags: { Bookings: 'Bookings; creating one triggers the scheduling automation.' },
 });
 
 declare module '../../platform/modules/module-declaration' {

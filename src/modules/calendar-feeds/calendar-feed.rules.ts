@@ -5,7 +5,6 @@ import { BOOKING_LIMITS, type StoredGuest } from '../bookings/booking.rules';
 export const FEED_LIMITS = {
   perProperty: 10,
   label: 100,
-  url: 2048,
   numberOfGuests: { min: 1, max: 50 },
 } as const;
 

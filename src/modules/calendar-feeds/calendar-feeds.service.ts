@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../platform/database/pg-errors';
 import { UnitOfWork } from '../../platform/database/unit-of-work';
 import { isIdOf, newId } from '../../platform/ids/ids';
 import { OutboundUrlPolicy } from '../../platform/net/outbound-url-policy';
-import { UrlPolicyError, urlTooLongMessage } from '../../platform/net/url-policy.rules';
+import { URL_MAX_LENGTH, UrlPolicyError, urlTooLongMessage } from '../../platform/net/url-policy.rules';
 import { Page, unpaginated } from '../../platform/pagination/page';
 import { PropertyResolver } from '../properties/property-resolver.service';
 import { CalendarFeedEntity } from './calendar-feed.entity';
@@ -134,7 +134,7 @@ export class CalendarFeedsService {
     }
     // The DTO counts the url as sent; percent-encoding can make it several times longer, past what the
     // unique (account, property, url) index can hold.
-    if (url.length > FEED_LIMITS.url) throw new CalendarFeedUrlError(urlTooLongMessage(FEED_LIMITS.url));
+    if (url.length > URL_MAX_LENGTH) throw new CalendarFeedUrlError(urlTooLongMessage(URL_MAX_LENGTH));
     return url;
   }
 }

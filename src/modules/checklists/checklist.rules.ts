@@ -14,7 +14,6 @@ export const CHECKLIST_LIMITS = {
   sourceIdMax: 100,
   labelMin: 3,
   labelMax: 500,
-  pictureUrlMax: 2048,
 } as const;
 
 export const BOTH_PICTURE_AND_TASKS = 'The sourcePictureUrl field can only be set if the field tasks is not provided.';

@@ -29,6 +29,7 @@ export const CHECKLIST_EXAMPLES = {
 
 export const CHECKLISTS = declareModule({
   ids: CHECKLIST_IDS,
+  tenantTables: [{ table: 'checklists' }],
   exampleIds,
   shapes: [CHECKLIST_SHAPE],
   examples: {
@@ -75,6 +76,7 @@ export const CHECKLISTS = declareModule({
       results: '`[checklist]`: the checklist as it was just before deletion',
     },
   },
+  tags: { Checklists: 'Checklists of tasks, with server-minted task ids.' },
 });
 
 declare module '../../platform/modules/module-declaration' {

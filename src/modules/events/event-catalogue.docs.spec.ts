@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DECLARED } from '../modules';
 import { cataloguedPrefixes, documentedPrefixes, renderEventTables } from './event-catalogue.docs';
@@ -6,21 +6,29 @@ import { cataloguedPrefixes, documentedPrefixes, renderEventTables } from './eve
 const EVENTS = DECLARED.events;
 const EVENT_NAMES = DECLARED.eventNames;
 
-const DOC = join(__dirname, '../../../docs/events.md');
+const DOCS = join(__dirname, '../../../docs');
 
-describe('docs/events.md and the event catalogue', () => {
-  const markdown = readFileSync(DOC, 'utf8');
+/** The event tables stand in docs/events.md, or in the page of the module whose events they list. */
+describe('the event tables of docs/ and the declared events', () => {
+  const pages = readdirSync(DOCS)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => readFileSync(join(DOCS, name), 'utf8'));
+  const markdown = pages.join('\n');
 
   it('lists every catalogued event once: each name prefix has exactly one table', () => {
     expect([...documentedPrefixes(markdown)].sort()).toEqual(cataloguedPrefixes(EVENTS).sort());
   });
 
   it('has the tables the catalogue generates (run `npm run docs:events` after changing the events a module declares)', () => {
-    expect(markdown).toBe(renderEventTables(markdown, EVENTS));
+    for (const page of pages) expect(page).toBe(renderEventTables(page, EVENTS));
   });
 
   it('names each event and its results schema in a table row', () => {
-    const rows = markdown.split('\n').filter((line) => /^\| `\w+\.\w+` \|/.test(line));
+    const tables = [...markdown.matchAll(/<!-- events-catalogue: [\w ]+ -->\n([\s\S]*?)<!-- \/events-catalogue -->/g)].map((m) => m[1]);
+    const rows = tables
+      .join('\n')
+      .split('\n')
+      .filter((line) => /^\| `\w+\.\w+` \|/.test(line));
     const documented = rows.map((row) => {
       const cells = row.split(' | ');
       return [cells[0].slice(3, -1), cells[cells.length - 1].slice(1, -3)];

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { FieldIssue, ValidationError } from '../../platform/errors/domain-error';
 import type { ProviderInvite } from './job-request.entity';
-import { assertTimeOrder, Coordinates, CopiedChecklist, JobTime, JobTimeType, OneOffTask } from './job-snapshot.rules';
+import type { JobTimeType } from '../reminders/reminder.rules';
+import { assertTimeOrder, Coordinates, CopiedChecklist, JobTime, OneOffTask } from './job-snapshot.rules';
 
 /** Limits where the spec is silent (docs/job-requests.md). */
 export const JOB_LIMITS = {
@@ -11,10 +12,8 @@ export const JOB_LIMITS = {
   oneOffTasksPerJob: 100,
   oneOffTitle: 200,
   oneOffNote: 2000,
-  url: 2048,
   currency: 3,
   maxPrice: 1_000_000_000,
-  detailText: 5000,
   otherAttributes: 100,
   sourceBookingId: 100,
   providerName: 100,

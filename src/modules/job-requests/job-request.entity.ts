@@ -1,7 +1,8 @@
 import { Column, Entity } from 'typeorm';
 import { AccountOwnedTimestampedEntity } from '../../platform/database/entity-columns';
 import type { JobStatus } from './job-status.rules';
-import type { CopiedChecklist, JobTimeType, OneOffTask, StoredProblem } from './job-snapshot.rules';
+import type { JobTimeType } from '../reminders/reminder.rules';
+import type { CopiedChecklist, OneOffTask, StoredProblem } from './job-snapshot.rules';
 
 /** An invited provider and their answer (the read shape never lists them; the test helpers drive the answers). */
 export interface ProviderInvite {

@@ -16,8 +16,8 @@ import {
 } from '../../platform/openapi/json-schema';
 import { readShape } from '../../platform/openapi/read-shape';
 import { PAYMENT_STATUSES } from './host/dto/payment-status.dto';
+import { JOB_TIME_TYPES } from '../reminders/reminder.rules';
 import {
-  JOB_TIME_TYPES,
   locationPair,
   PROBLEM_STATUSES,
   ProblemResponse,

@@ -59,6 +59,7 @@ const JOB_REQUEST = {
 
 export const JOB_REQUESTS = declareModule({
   ids: JOB_REQUEST_IDS,
+  tenantTables: [{ table: 'job_requests' }, { table: 'job_request_comments' }],
   exampleIds,
   shapes: [JOB_REQUEST_SHAPE, COMPLETED_JOB_REQUEST_SHAPE, PAYMENT_STATUS_SHAPE, COMMENT_SHAPE],
   examples: {
@@ -146,6 +147,12 @@ export const JOB_REQUESTS = declareModule({
       when: "a provider wrote in the job's chat (the host's own comments write none)",
       results: '`[comment]`: the comment record of `docs/job-requests.md`',
     },
+  },
+  tags: {
+    JobRequests: 'Jobs offered to service providers, their chat and payment status.',
+    Comments: "A job's chat.",
+    JobRequestTestHelpers:
+      "Test mode only (x-test-mode-only): the provider side of a job, simulated for a test key's sandbox in every environment (docs/test-mode.md).",
   },
 });
 

@@ -1,13 +1,11 @@
 import { ValidationError } from '../../platform/errors/domain-error';
+import type { JobTimeType } from '../reminders/reminder.rules';
 
 /**
  * The job engine's computations, pure: the schedule, the task plan and verification counts of the
  * copied checklists and one-off tasks, the location pair and the distances. The read shape
  * (job-request.response.ts) is built from these only, so the API and the events agree.
  */
-
-export type JobTimeType = 'fixed' | 'flexible';
-export const JOB_TIME_TYPES: readonly JobTimeType[] = ['fixed', 'flexible'];
 
 /** The job time object as stored (spec 2.5): what the client sent, the end not yet derived. */
 export interface JobTime {

@@ -30,6 +30,7 @@ const pictureUrl = `${base}/v1/propertyPictures/${exampleIds.pictureId}/content`
 
 export const PROPERTIES = declareModule({
   ids: PROPERTY_IDS,
+  tenantTables: [{ table: 'properties' }, { table: 'property_pictures', blobKey: 'storage_key' }],
   exampleIds,
   shapes: [PROPERTY_SHAPE, OTHER_ATTRIBUTE_SHAPE, PROPERTY_PICTURE_SHAPE],
   examples: {
@@ -90,6 +91,10 @@ export const PROPERTIES = declareModule({
       when: "`DELETE /v1/propertyPictures/{pictureId}`, or its property was deleted (one event per picture, in the property delete's transaction)",
       results: '`[picture]`: the picture as it was',
     },
+  },
+  tags: {
+    Properties: 'The root resource: create it first.',
+    PropertyPictures: 'Pictures: the service downloads the image and serves its own copy.',
   },
 });
 

@@ -5,12 +5,8 @@ export const PROPERTY_LIMITS = {
   sourceId: { min: 5, max: 100 },
   name: { min: 3, max: 100 },
   type: 100,
-  pictureUrl: 2048,
   /** beds, bedrooms, bathrooms: integers 0-1000 (our choice). */
   roomCount: 1000,
-  tags: { min: 1, max: 10 },
-  /** Per tag, 1-50 characters (our choice). */
-  tag: { min: 1, max: 50 },
   bedDetails: 50,
   displayLabel: 100,
   bedQuantity: 100,
@@ -21,7 +17,6 @@ export const PROPERTY_LIMITS = {
   attributeValueItems: 50,
   attributeGroup: 100,
   attributePictures: 20,
-  url: 2048,
 } as const;
 
 export const BED_TYPES = ['super-king', 'king', 'queen', 'twin', 'double', 'sofabed', 'child'] as const;

@@ -14,11 +14,13 @@ export const REMINDER_LIMITS = {
   offeredPriceMax: 1_000_000_000,
 } as const;
 
+/** The job time object's types (spec 2.5), for reminders' job settings and job requests alike. */
 export const JOB_TIME_TYPES = ['fixed', 'flexible'] as const;
+export type JobTimeType = (typeof JOB_TIME_TYPES)[number];
 
 /** The job time object as sent (validated by JobTimeDto); null optional members mean "not set". */
 export interface JobTimeInput {
-  type: 'fixed' | 'flexible';
+  type: JobTimeType;
   startTime: string;
   endTime?: string | null;
   durationInHours?: number | null;

@@ -21,6 +21,7 @@ export const REMINDER_EXAMPLES = {
 
 export const REMINDERS = declareModule({
   ids: REMINDER_IDS,
+  tenantTables: [{ table: 'reminders' }],
   exampleIds,
   shapes: [REMINDER_SHAPE],
   examples: {
@@ -62,6 +63,7 @@ export const REMINDERS = declareModule({
       results: '`[reminder]`: the reminder as it was just before deletion',
     },
   },
+  tags: { Reminders: "Reminders, and the bookings' automatic turnover reminders." },
 });
 
 declare module '../../platform/modules/module-declaration' {

@@ -28,6 +28,7 @@ const SUBSCRIPTION = {
   enabled: true,
   maxRetries: 5,
   rateLimitPerSecond: null,
+  ordered: false,
   createdAt: at,
 };
 
@@ -50,6 +51,12 @@ const REPLAY = {
 
 export const WEBHOOKS = declareModule({
   ids: WEBHOOK_IDS,
+  tenantTables: [
+    { table: 'webhook_subscriptions' },
+    { table: 'webhook_deliveries' },
+    { table: 'webhook_delivery_keys', key: ['account_id', 'event_id', 'subscription_id'] },
+    { table: 'webhook_replays' },
+  ],
   exampleIds,
   shapes: [
     WEBHOOK_SUBSCRIPTION_SHAPE,
@@ -72,6 +79,7 @@ export const WEBHOOKS = declareModule({
       id: exampleIds.webhookId,
       signingSecret: 'TmV3U2VjcmV0Rm9yVGhlU2FtZVN1YnNjcmlwdGlvbjE',
       previousSecretExpiresAt: '2030-06-21T09:30:00.000Z',
+      ordered: false,
     },
     TestDelivery: { deliveryId: exampleIds.deliveryId, status: 'pending' },
     WebhookDelivery: {
@@ -141,6 +149,10 @@ export const WEBHOOKS = declareModule({
       when: 'the first delivered (non-test) delivery of a subscription the engine had disabled, once re-enabled',
       results: '`{subscriptionId, url, darkSince, recoveredAt, deliveryId}`',
     },
+  },
+  tags: {
+    Webhooks: 'Signed webhook subscriptions, test deliveries and the delivery log.',
+    WebhookReplays: 'Replays of a window of the event log to a subscription, and their progress (extension).',
   },
 });
 

@@ -1,4 +1,5 @@
 import * as countries from 'i18n-iso-countries';
+import { URL_MAX_LENGTH } from '../net/url-policy.rules';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -187,14 +188,29 @@ export function allOf(...rules: PropertyDecorator[]): PropertyDecorator {
 
 const HTTP_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 
-/** `@IsString() @MaxLength(maxLength) @IsUrl(http or https)`: a link the service fetches or shows. */
-export function IsHttpUrl(maxLength: number, message = '$property must be an http or https URL'): PropertyDecorator {
-  return allOf(IsUrl(HTTP_URL, { message }), MaxLength(maxLength), IsString());
+/** `@IsString() @MaxLength(URL_MAX_LENGTH) @IsUrl(http or https)`: a link the service fetches or shows. */
+export function IsHttpUrl(message = '$property must be an http or https URL'): PropertyDecorator {
+  return allOf(IsUrl(HTTP_URL, { message }), MaxLength(URL_MAX_LENGTH), IsString());
 }
 
-/** `@IsArray() @ArrayMaxSize(maxItems)` of http(s) links of at most maxLength characters each. */
-export function IsHttpUrlList(maxItems: number, maxLength: number): PropertyDecorator {
-  return allOf(MaxLength(maxLength, { each: true }), IsUrl(HTTP_URL, { each: true }), ArrayMaxSize(maxItems), IsArray());
+/** `@IsArray() @ArrayMaxSize(maxItems)` of http(s) links of at most URL_MAX_LENGTH characters each. */
+export function IsHttpUrlList(maxItems: number): PropertyDecorator {
+  return allOf(MaxLength(URL_MAX_LENGTH, { each: true }), IsUrl(HTTP_URL, { each: true }), ArrayMaxSize(maxItems), IsArray());
+}
+
+/** Tags (of properties and bookings, spec 8): 1-10 per list (the empty list is refused), each 1-50 characters (our choice). */
+export const TAG_LIMITS = { tags: { min: 1, max: 10 }, tag: { min: 1, max: 50 } } as const;
+
+/** `@IsArray() @ArrayMinSize @ArrayMaxSize @IsString({ each }) @Length({ each })` with TAG_LIMITS. */
+export function IsTagList(): PropertyDecorator {
+  const { tags, tag } = TAG_LIMITS;
+  return allOf(
+    Length(tag.min, tag.max, { each: true }),
+    IsString({ each: true }),
+    ArrayMaxSize(tags.max),
+    ArrayMinSize(tags.min),
+    IsArray(),
+  );
 }
 
 /** `@IsArray() [@ArrayMinSize(min)] @ArrayMaxSize(max) @ValidateNested({ each: true }) @Type(() => item)`. */

@@ -1,4 +1,5 @@
 import type { IdKind } from '../ids/ids';
+import type { TenantTable } from '../database/tenant-tables';
 import type { ReadShape } from '../openapi/read-shape';
 
 /** One event a module publishes: its row in docs/events.md and its webhook in the OpenAPI document. */
@@ -15,7 +16,7 @@ export interface EventDescription<T = unknown> {
  * What a module brings to the lists the house assembles (`src/modules/modules.ts`), written once in
  * its `<module>.declaration.ts`: the id kinds it mints, the placeholder ids its example requests use
  * (a route's path id takes the one of its name), the read shapes it publishes with one example each,
- * and the events it publishes (in docs/events.md order).
+ * the events it publishes (in docs/events.md order), and the description of each OpenAPI tag its routes carry.
  */
 export interface ModuleDeclaration {
   readonly ids?: Readonly<Record<string, IdKind>>;
@@ -23,6 +24,9 @@ export interface ModuleDeclaration {
   readonly shapes?: readonly ReadShape[];
   readonly examples?: Readonly<Record<string, unknown>>;
   readonly events?: Readonly<Record<string, EventDescription>>;
+  readonly tags?: Readonly<Record<string, string>>;
+  /** The tables whose rows belong to an account (`account_id`): what clearing a sandbox deletes (docs/test-mode.md). */
+  readonly tenantTables?: readonly TenantTable[];
 }
 
 /**
@@ -45,6 +49,8 @@ export interface Declarations {
   readonly examples: Readonly<Record<string, unknown>>;
   readonly events: Readonly<Record<string, EventDescription>>;
   readonly eventNames: readonly string[];
+  readonly tags: Readonly<Record<string, string>>;
+  readonly tenantTables: readonly TenantTable[];
 }
 
 /** Nest token of the assembled declarations (DeclarationsModule.forRoot). */
@@ -73,12 +79,16 @@ export function assembleDeclarations(modules: Readonly<Record<string, ModuleDecl
   const shapes = new Map<string, ReadShape>();
   const examples = new Map<string, unknown>();
   const events = new Map<string, EventDescription>();
+  const tags = new Map<string, string>();
+  const tenantTables = new Map<string, TenantTable>();
   for (const [module, declaration] of Object.entries(modules)) {
     gather(ids, declaration.ids, 'the id kind', module, (kind) => kind.prefix);
     gather(exampleIds, declaration.exampleIds, 'the example id', module);
     gather(shapes, Object.fromEntries((declaration.shapes ?? []).map((shape) => [shape.name, shape])), 'the read shape', module);
     gather(examples, declaration.examples, 'the example of', module);
     gather(events, declaration.events, 'the event', module);
+    gather(tags, declaration.tags, 'the tag', module);
+    gather(tenantTables, Object.fromEntries((declaration.tenantTables ?? []).map((t) => [t.table, t])), 'the tenant table', module);
   }
   return {
     ids,
@@ -87,5 +97,7 @@ export function assembleDeclarations(modules: Readonly<Record<string, ModuleDecl
     examples: Object.fromEntries(examples),
     events: Object.fromEntries(events),
     eventNames: [...events.keys()],
+    tags: Object.fromEntries(tags),
+    tenantTables: [...tenantTables.values()],
   };
 }

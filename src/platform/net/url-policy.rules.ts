@@ -24,6 +24,12 @@ export class UrlPolicyError extends Error {
   }
 }
 
+/**
+ * The longest URL the service takes anywhere (a link it shows, fetches or posts to): one limit for
+ * every module, so the same URL is never accepted by one route and refused by another.
+ */
+export const URL_MAX_LENGTH = 2048;
+
 export const URL_MESSAGES = {
   malformed: 'must be an absolute http(s) URL',
   userinfo: 'must not contain a user name or password',

@@ -18,7 +18,7 @@ export class GuestDto {
   lastName?: string | null;
 
   @IsOptional()
-  @IsHttpUrl(L.url)
+  @IsHttpUrl()
   sourcePictureUrl?: string | null;
 }
 
@@ -34,16 +34,6 @@ export const IsGuestDetails = () =>
     ArrayMaxSize(L.guestDetails.max),
     ValidateNested({ each: true }),
     Type(() => GuestDto),
-  );
-
-/** 1-10 tags of 1-50 characters; the empty list is refused (spec 8). */
-export const IsBookingTags = () =>
-  allOf(
-    IsArray(),
-    ArrayMinSize(L.tags.min),
-    ArrayMaxSize(L.tags.max),
-    IsString({ each: true }),
-    Length(L.tag.min, L.tag.max, { each: true }),
   );
 
 /** The property otherAttributes item shape and limits (spec 2.1 / 8), at most 100 items. */

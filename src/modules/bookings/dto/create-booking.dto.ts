@@ -1,8 +1,8 @@
 import { IsDefined, IsOptional, IsString, Length } from 'class-validator';
-import { IsRequiredDateTime } from '../../../platform/http/validators';
+import { IsRequiredDateTime, IsTagList } from '../../../platform/http/validators';
 import { PropertyReferenceDto } from '../../properties/dto/property-reference.dto';
 import { BOOKING_LIMITS as L } from '../booking.rules';
-import { GuestDto, IsBookingOtherAttributes, IsBookingTags, IsBookingTitle, IsGuestDetails, IsNumberOfGuests } from './booking-parts.dto';
+import { GuestDto, IsBookingOtherAttributes, IsBookingTitle, IsGuestDetails, IsNumberOfGuests } from './booking-parts.dto';
 import { OtherAttributeDto } from '../../properties/dto/property-parts.dto';
 
 /** POST /v1/bookings (spec 2.4); propertyId / sourcePropertyId come from PropertyReferenceDto. Optional fields take null as "not set". */
@@ -33,7 +33,7 @@ export class CreateBookingDto extends PropertyReferenceDto {
   title?: string | null;
 
   @IsOptional()
-  @IsBookingTags()
+  @IsTagList()
   tags?: string[] | null;
 
   @IsOptional()

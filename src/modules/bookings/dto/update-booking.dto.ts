@@ -1,7 +1,7 @@
 import { IsDefined, IsOptional } from 'class-validator';
-import { OptionalNotNull } from '../../../platform/http/validators';
+import { IsTagList, OptionalNotNull } from '../../../platform/http/validators';
 import { OtherAttributeDto } from '../../properties/dto/property-parts.dto';
-import { GuestDto, IsBookingOtherAttributes, IsBookingTags, IsBookingTitle, IsGuestDetails, IsNumberOfGuests } from './booking-parts.dto';
+import { GuestDto, IsBookingOtherAttributes, IsBookingTitle, IsGuestDetails, IsNumberOfGuests } from './booking-parts.dto';
 
 /**
  * PATCH /v1/bookings/{bookingId} (spec 4.5): all optional; each field sent replaces the stored one.
@@ -24,7 +24,7 @@ export class UpdateBookingDto {
   guestDetails?: GuestDto[];
 
   @IsOptional()
-  @IsBookingTags()
+  @IsTagList()
   tags?: string[] | null;
 
   @IsOptional()

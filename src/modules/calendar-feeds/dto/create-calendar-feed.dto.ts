@@ -1,6 +1,6 @@
 import { IsDefined, IsString, MaxLength } from 'class-validator';
-import { FEED_LIMITS as L } from '../calendar-feed.rules';
 import { UpdateCalendarFeedDto } from './update-calendar-feed.dto';
+import { URL_MAX_LENGTH } from '../../../platform/net/url-policy.rules';
 
 /**
  * POST /v1/properties/{propertyId}/calendarFeeds (issue 14): the url, and the settings PATCH may change later
@@ -10,6 +10,6 @@ import { UpdateCalendarFeedDto } from './update-calendar-feed.dto';
 export class CreateCalendarFeedDto extends UpdateCalendarFeedDto {
   @IsDefined()
   @IsString()
-  @MaxLength(L.url)
+  @MaxLength(URL_MAX_LENGTH)
   url: string;
 }

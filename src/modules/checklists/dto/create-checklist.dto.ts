@@ -45,7 +45,7 @@ export class CreateTaskGroupDto {
   verificationRequired?: boolean | null;
 
   @IsOptional()
-  @IsHttpUrl(L.pictureUrlMax)
+  @IsHttpUrl()
   sourcePictureUrl?: string | null;
 
   @IsOptional()

@@ -19,7 +19,7 @@ import { JobRequestsRepository } from '../job-requests.repository';
 import { assertTimeOrder, CopiedChecklist, JobTime, planTasks } from '../job-snapshot.rules';
 import { JOB_STATUS } from '../job-status.rules';
 import { CreateJobRequestDto } from './dto/create-job-request.dto';
-import { JobTimeDto } from './dto/job-parts.dto';
+import { JobTimeDto } from '../../reminders/dto/job-time.dto';
 import { ListJobRequestsQueryDto } from './dto/list-job-requests.dto';
 import { JOB_REQUEST_IDS } from '../job-requests.ids';
 

@@ -1,9 +1,9 @@
 import { IsString, MaxLength } from 'class-validator';
-import { SUBSCRIPTION_LIMITS } from '../../webhooks/subscriptions/webhook-subscription.rules';
+import { URL_MAX_LENGTH } from '../../../platform/net/url-policy.rules';
 
 /** PUT /legacy/webhook: the account's one legacy webhook URL (the URL rules of Platform subscriptions apply). */
 export class PutLegacyWebhookDto {
   @IsString()
-  @MaxLength(SUBSCRIPTION_LIMITS.urlMax)
+  @MaxLength(URL_MAX_LENGTH)
   url: string;
 }

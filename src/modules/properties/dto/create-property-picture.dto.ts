@@ -9,6 +9,6 @@ export class CreatePropertyPictureDto extends PropertyReferenceDto {
 
   /** Checked again, with DNS, by the outbound URL policy on every redirect hop. */
   @IsDefined()
-  @IsHttpUrl(2048, '$property must be an absolute http(s) URL')
+  @IsHttpUrl('$property must be an absolute http(s) URL')
   sourceUrl!: string;
 }

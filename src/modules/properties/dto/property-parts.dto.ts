@@ -1,19 +1,4 @@
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Length,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsNumber, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
 import {
   IsCountryCode,
   IsHttpUrlList,
@@ -22,8 +7,10 @@ import {
   IsOptionalText,
   IsRequiredText,
   IsStringOrStringArray,
+  IsTagList,
   IsTimeZone,
 } from '../../../platform/http/validators';
+import { URL_MAX_LENGTH } from '../../../platform/net/url-policy.rules';
 import type { BedType } from '../property.entity';
 import { BED_TYPES, PROPERTY_LIMITS as L } from '../property.rules';
 
@@ -77,11 +64,15 @@ export class OtherAttributeDto {
   group?: string;
 
   @IsOptional()
-  @IsHttpUrlList(L.attributePictures, L.url)
+  @IsHttpUrlList(L.attributePictures)
   pictures?: string[];
 }
 
-export class PropertyDetailsDto {
+/**
+ * The property details' texts (spec 2.1), as the property's write shape and a job's property (spec 2.6,
+ * JobPropertyDetailsDto) both take them; each adds its own otherAttributes (a job's are tighter).
+ */
+export class PropertyDetailTextsDto {
   @IsOptional() @IsString() @MaxLength(L.detailText) information?: string | null;
   @IsOptional() @IsString() @MaxLength(L.detailText) access?: string | null;
   @IsOptional() @IsString() @MaxLength(L.detailText) garbage?: string | null;
@@ -89,7 +80,9 @@ export class PropertyDetailsDto {
   @IsOptional() @IsString() @MaxLength(L.detailText) wifiName?: string | null;
   @IsOptional() @IsString() @MaxLength(L.detailText) wifiPassword?: string | null;
   @IsOptional() @IsString() @MaxLength(L.detailText) wifiDescription?: string | null;
+}
 
+export class PropertyDetailsDto extends PropertyDetailTextsDto {
   /** Write-only: stored, never returned (spec 2.1). */
   @IsOptional() @IsBoolean() disableRemindersAutomation?: boolean | null;
 
@@ -149,11 +142,7 @@ export class PropertyFieldsDto {
   details?: PropertyDetailsDto | null;
 
   @IsOptional()
-  @IsArray()
-  @ArrayMinSize(L.tags.min)
-  @ArrayMaxSize(L.tags.max)
-  @IsString({ each: true })
-  @Length(L.tag.min, L.tag.max, { each: true })
+  @IsTagList()
   tags?: string[] | null;
 
   @IsOptional()
@@ -161,6 +150,6 @@ export class PropertyFieldsDto {
   bedDetails?: BedDetailDto[] | null;
 
   /** Legacy picture identifier, not a URL; POST /v1/propertyPictures is the way to add pictures. */
-  @IsOptionalText(L.pictureUrl)
+  @IsOptionalText(URL_MAX_LENGTH)
   pictureUrl?: string | null;
 }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 
 /** Pure rules of webhook subscriptions (spec 2.7, 4.8, 8). */
 export const SUBSCRIPTION_LIMITS = {
-  urlMax: 2048,
   eventFiltersMin: 1,
   eventFiltersMax: 50,
   maxRetriesMin: 0,

@@ -8,9 +8,9 @@ import {
   IsServiceProviderList,
   JobPropertyDto,
   JobScalarsDto,
-  JobTimeDto,
   ServiceProviderDto,
 } from './job-parts.dto';
+import { JobTimeDto } from '../../../reminders/dto/job-time.dto';
 
 /** POST /v1/jobRequests (spec 2.6). */
 export class CreateJobRequestDto extends JobScalarsDto {

@@ -6,8 +6,6 @@ import {
   IsBoolean,
   IsDefined,
   IsEmail,
-  IsIn,
-  IsInt,
   IsNumber,
   IsOptional,
   IsString,
@@ -20,7 +18,6 @@ import {
 } from 'class-validator';
 import {
   allOf,
-  IsDateTime,
   IsHttpUrlList,
   IsListOf,
   IsRequiredText,
@@ -28,7 +25,9 @@ import {
   OptionalNotNull,
 } from '../../../../platform/http/validators';
 import { JOB_LIMITS as L } from '../../job-changes.rules';
-import { JOB_TIME_TYPES, JobTimeType } from '../../job-snapshot.rules';
+import type { JobTimeType } from '../../../reminders/reminder.rules';
+import { PropertyDetailTextsDto } from '../../../properties/dto/property-parts.dto';
+import { JobTimeDto } from '../../../reminders/dto/job-time.dto';
 
 /** The parts of the job request write shape (spec 2.6, 4.7) shared by create and PATCH. */
 
@@ -53,29 +52,6 @@ export function IsServiceProviderList(): PropertyDecorator {
   );
 }
 
-/** durationInHours / durationInMinutes: 1-999; 0 is refused (spec: omit rather than send 0); null clears on PATCH. */
-function IsDuration(): PropertyDecorator {
-  return allOf(IsOptional(), IsInt(), Min(1), Max(999));
-}
-
-/** The job time object on create (spec 2.5): type and startTime required; null durations or endTime mean none. */
-export class JobTimeDto {
-  @IsDefined()
-  @IsIn(JOB_TIME_TYPES)
-  type!: JobTimeType;
-
-  @IsDefined()
-  @IsDateTime()
-  startTime!: string;
-
-  @IsOptional()
-  @IsDateTime()
-  endTime?: string | null;
-
-  @IsDuration() durationInHours?: number | null;
-  @IsDuration() durationInMinutes?: number | null;
-}
-
 /** The job time object on PATCH: every field optional; endTime and the durations take null to clear them. */
 export class JobTimeChangesDto extends JobTimeDto {
   @OptionalNotNull() declare type: JobTimeType;
@@ -97,7 +73,7 @@ export class JobOtherAttributeDto {
   group?: string;
 
   @IsOptional()
-  @IsHttpUrlList(20, L.url)
+  @IsHttpUrlList(20)
   pictures?: string[];
 }
 
@@ -105,15 +81,7 @@ export class JobOtherAttributeDto {
  * The property details a job may write (spec 2.6 job property). They update the property's own
  * details in the job's transaction, merged key by key as PATCH /v1/properties does (null removes a key).
  */
-export class JobPropertyDetailsDto {
-  @IsOptional() @IsString() @MaxLength(L.detailText) information?: string | null;
-  @IsOptional() @IsString() @MaxLength(L.detailText) access?: string | null;
-  @IsOptional() @IsString() @MaxLength(L.detailText) garbage?: string | null;
-  @IsOptional() @IsString() @MaxLength(L.detailText) parking?: string | null;
-  @IsOptional() @IsString() @MaxLength(L.detailText) wifiName?: string | null;
-  @IsOptional() @IsString() @MaxLength(L.detailText) wifiPassword?: string | null;
-  @IsOptional() @IsString() @MaxLength(L.detailText) wifiDescription?: string | null;
-
+export class JobPropertyDetailsDto extends PropertyDetailTextsDto {
   @IsOptional()
   @IsListOf(() => JobOtherAttributeDto, L.otherAttributes)
   otherAttributes?: JobOtherAttributeDto[] | null;

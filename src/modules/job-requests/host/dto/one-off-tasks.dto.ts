@@ -11,7 +11,7 @@ export class OneOffTaskDto {
   note!: string;
 
   @IsOptional()
-  @IsHttpUrl(L.url)
+  @IsHttpUrl()
   sourcePictureUrl?: string | null;
 }
 

@@ -1,11 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import {
-  IsBoolean,
   ArrayContains,
   ArrayMaxSize,
   ArrayMinSize,
   ArrayUnique,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsOptional,
@@ -19,6 +19,7 @@ import {
 import { OptionalNotNull } from '../../../../platform/http/validators';
 import { EVENT_NAME_MAX_LENGTH, isValidEventFilter, isValidEventName } from '../event-filter.rules';
 import { SIGNATURE_SCHEMES, SignatureScheme, SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
+import { URL_MAX_LENGTH } from '../../../../platform/net/url-policy.rules';
 
 const FILTER_SHAPES = `an exact event name (property.create), a prefix wildcard (jobRequest.*) or *, at most ${EVENT_NAME_MAX_LENGTH} characters`;
 
@@ -89,7 +90,7 @@ export function SignatureSchemeList(): PropertyDecorator {
 /** POST /v1/webhooks (spec 4.8). The URL rules that need DNS run in the service. */
 export class CreateWebhookDto {
   @IsString()
-  @MaxLength(L.urlMax)
+  @MaxLength(URL_MAX_LENGTH)
   url: string;
 
   @EventFilterList()
@@ -108,6 +109,10 @@ export class CreateWebhookDto {
   @RateLimitPerSecond()
   rateLimitPerSecond?: number | null;
 
+  /** Extension (issue 31): deliveries one at a time, in the events feed's order (default false). */
+  @OptionalNotNull()
+  @IsBoolean()
+  ordered?: boolean;
   /** Extension: send each attempt's W3C traceparent (docs/webhooks.md "Trace context"); default false. */
   @OptionalNotNull()
   @IsBoolean()

@@ -1,7 +1,8 @@
 import { IsBoolean, IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '../../../../platform/http/validators';
-import { SignatureScheme, SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
+import { SignatureScheme } from '../webhook-subscription.rules';
 import { EventFilterList, RateLimitPerSecond, SignatureSchemeList } from './create-webhook.dto';
+import { URL_MAX_LENGTH } from '../../../../platform/net/url-policy.rules';
 
 /**
  * PATCH /v1/webhooks/{webhookId}: the fields spec 4.8 lists (url, eventFilters, enabled), and
@@ -12,7 +13,7 @@ import { EventFilterList, RateLimitPerSecond, SignatureSchemeList } from './crea
 export class UpdateWebhookDto {
   @OptionalNotNull()
   @IsString()
-  @MaxLength(L.urlMax)
+  @MaxLength(URL_MAX_LENGTH)
   url?: string;
 
   @OptionalNotNull()
@@ -29,6 +30,10 @@ export class UpdateWebhookDto {
   /** An extension: null switches pacing off. */
   @RateLimitPerSecond()
   rateLimitPerSecond?: number | null;
+  /** An extension: applies to the deliveries not attempted yet (docs/webhooks.md, "Ordered endpoints"). */
+  @OptionalNotNull()
+  @IsBoolean()
+  ordered?: boolean;
 
   /** An extension: send each attempt's W3C traceparent, or stop. */
   @OptionalNotNull()
