@@ -31,7 +31,7 @@ export function apiModules(_config: AppConfig) {
   return [
     DeclarationsModule.forRoot(DECLARED),
     ...HTTP_MODULES,
-    // Test helpers: test keys everywhere, live keys only where TEST_HELPERS_ENABLED=true (TestHelpersGuard).
+    // Test helpers: test keys everywhere, live keys only where TEST_HELPERS_ENABLED=true (@TestModeOnly, read by the key guard).
     JobRequestTestHelpersModule,
     McpHttpModule,
     OpenApiModule,

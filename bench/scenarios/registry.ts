@@ -11,6 +11,7 @@ import { deliveryLatency } from './s6-delivery-latency';
 import { memory } from './s7-memory';
 import { jobCreate } from './s8-job-create';
 import { bigTables } from './s9-big-tables';
+import { orderedWebhooks } from './s10-ordered-webhooks';
 
 /**
  * Every scenario of `npm run bench`, in the order they run. A scenario not built yet stays here
@@ -87,6 +88,13 @@ export const SCENARIOS: Scenario[] = [
     title: 'events feed and delivery log pages at 10,000,000 rows (BENCH_S9_ROWS) vs 10,000; S2 during retention',
     goal: 'pages within 1.25x; S2 ≥ 0.9x',
     run: bigTables,
+  },
+  {
+    id: 'S10',
+    title:
+      'ordered webhooks: one ordered subscription, receiver at once and at 20 ms; S5 with one ordered among ten vs S5 without (unordered rate)',
+    goal: '≥ 500/s; 1,000 in ≤ 23 s (≤ 3 ms each beyond the receiver); mixed ≥ 0.9x',
+    run: orderedWebhooks,
   },
   // Last: it stops the shared API to measure a fresh one.
   {

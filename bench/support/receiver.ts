@@ -5,7 +5,8 @@ import { createServer } from 'node:http';
  * by its webhook-id (so a second POST of one delivery shows as a duplicate), when it first arrived
  * (wall-clock ms with sub-ms precision, comparable across processes on this machine) and the
  * property it carries. `GET /__stats?path=/x` reports what arrived on that path; `DELETE /__stats`
- * forgets everything. `node receiver.js <port>`
+ * forgets everything. A `delayMs` query parameter on the delivery URL delays the answer (a slow
+ * receiver, S10). `node receiver.js <port>`
  */
 interface Arrival {
   at: number;
@@ -50,7 +51,9 @@ const server = createServer((req, res) => {
       }
       seen.deliveries.set(id, { at, propertyId });
     }
-    res.writeHead(204).end();
+    const delayMs = Number(url.searchParams.get('delayMs') ?? 0);
+    if (delayMs > 0) setTimeout(() => res.writeHead(204).end(), delayMs);
+    else res.writeHead(204).end();
   });
 });
 server.keepAliveTimeout = 60_000;

@@ -22,8 +22,11 @@ export function startSdk(processName: 'api' | 'worker'): NodeSDK {
     logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation(),
-      // Route and handler layers only: a span per middleware of every request says little and costs.
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      // No span of its own (Nest's handler span says the same, and each costs on every request): it is
+      // here for the route template, which names the request's span (`GET /v1/properties/:propertyId`).
+      new ExpressInstrumentation({
+        ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.REQUEST_HANDLER, ExpressLayerType.ROUTER],
+      }),
       new NestInstrumentation(),
       // Statements inside a trace only (a pool's idle checks are no one's), text without parameters.
       new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),

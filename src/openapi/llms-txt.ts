@@ -24,6 +24,8 @@ const PAGES_BY_SECTION: Record<LlmsSection, Record<string, string>> = {
     'docs/webhooks.md': 'signed webhooks: subscriptions, URL rules, signature verification, retries, delivery log, replays',
     'docs/calendar-feeds.md': "iCal import of listings' calendars into bookings (extension)",
     'docs/console.md': "the account holder's console: API keys, the webhook portal, the events feed, and its sign-in links",
+    'docs/test-mode.md':
+      "test keys and the account's sandbox: isolated test data, the provider side simulated, webhooks marked X-Test-Mode, clearing it",
     'docs/legacy.md': 'the deprecated legacy batched API and the migration guide to the Platform API',
   },
   Optional: {

@@ -78,7 +78,9 @@ function buildDocument(app: INestApplication, config: AppConfig, facts: Map<stri
     .setVersion(config.version)
     .setDescription(
       'JSON REST API for short-term-rental operations, with signed webhooks. Every route but GET /v1/health and this document needs the x-api-key header. ' +
-        'Errors are RFC 9457 problem documents; lists return the collection envelope {data, nextCursor, hasMore}; authenticated responses carry X-RateLimit-* headers.',
+        'Errors are RFC 9457 problem documents; lists return the collection envelope {data, nextCursor, hasMore}; authenticated responses carry X-RateLimit-* headers. ' +
+        "Test mode (docs/test-mode.md): a test key (popk_test_…) acts on the account's sandbox, a separate data space; every answer to it, and every webhook delivery from the sandbox, carries X-Test-Mode: true; " +
+        'operations marked x-test-mode-only answer test keys only; the legacy routes refuse test keys (403 testKeyNotAccepted).',
     )
     .addServer(config.publicBaseUrl)
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The account API key (shown once when issued).' }, 'apiKey')
@@ -165,6 +167,12 @@ function describeOperation(operation: Operation, fact: RouteFacts, dtos: Record<
   operation.security = fact.isPublic ? [] : fact.bearer ? [{ apiKey: [] }, { bearerKey: [] }] : [{ apiKey: [] }];
   const legacy = operation.operationId.startsWith('LegacyController_');
   if (legacy) operation.deprecated = true;
+  if (doc.testModeOnly) {
+    operation['x-test-mode-only'] = true;
+    operation.description =
+      `Test mode only: answers a test key (popk_test_…, on its sandbox) in every environment; a live key gets 404 unless ` +
+      `TEST_HELPERS_ENABLED=true (never in production). ${operation.description ?? ''}`.trim();
+  }
 
   const example = doc.example ?? {};
   const pathNames = (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name as string);

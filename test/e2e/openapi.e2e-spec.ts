@@ -10,7 +10,6 @@ import { documentedRoutes, registeredRoutes, schemaValidator } from '../support/
  */
 const NOT_API = [
   { pattern: /^GET \/docs(\/|$)/, why: 'the interactive reference itself (Swagger UI files)' },
-  { pattern: /^[A-Z]+ \/v1\/testHelpers\//, why: 'test-only routes, mounted only with TEST_HELPERS_ENABLED (never in production)' },
   { pattern: /^[A-Z]+ \/console(\/|$)/, why: "the account console's HTML pages (docs/console.md), not the API" },
   { pattern: /^GET \/llms(\.txt$|\/)/, why: 'the documentation index for assistants (llmstxt.org) and its Markdown pages' },
 ];
@@ -37,6 +36,16 @@ describe('OpenAPI document', () => {
     const result = await validate(structuredClone(doc) as never);
     if (!result.valid) throw new Error(compileErrors(result));
     expect(result.valid).toBe(true);
+  });
+
+  it('marks the test helpers test-mode only (x-test-mode-only, said in the description), and only them', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const operation of Object.values(item as Record<string, Record<string, unknown>>)) {
+        const helper = path.startsWith('/v1/testHelpers/');
+        expect({ path, testModeOnly: operation['x-test-mode-only'] ?? false }).toEqual({ path, testModeOnly: helper });
+        if (helper) expect(operation.description).toMatch(/^Test mode only: /);
+      }
+    }
   });
 
   it('documents every route the app registers, and only those', () => {

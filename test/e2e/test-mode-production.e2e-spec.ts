@@ -67,6 +67,12 @@ describe('test mode in production (built API and CLI)', () => {
     expect((await live.get(`/v1/jobRequests/${liveJob.jobRequestId}`).expect(200)).body.status).toBe(1);
   });
 
+  it("the sandbox's webhook subscriptions follow production's URL rules (no private address)", async () => {
+    const refused = await as(testKey).post('/v1/webhooks', { url: 'https://127.0.0.1/hooks', eventFilters: ['*'] });
+    expect(refused.status).toBe(400);
+    expect(refused.headers['x-test-mode']).toBe('true');
+  });
+
   it('sandbox:reset prints one JSON line of what it deleted; live data and the test key stay', async () => {
     const test = as(testKey);
     const live = as(liveKey);

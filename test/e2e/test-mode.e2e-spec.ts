@@ -6,7 +6,7 @@ import { createPlatformClient, must, PlatformApiError } from '../../clients/type
 import { AccountsService } from '../../src/modules/auth/accounts.service';
 import { SandboxResetService } from '../../src/modules/sandbox/sandbox-reset.service';
 import { TENANT_TABLES } from '../../src/modules/sandbox/sandbox-tables';
-import { ApiClient, clientFor, TestAccount, TestApp } from '../support/app';
+import { ApiClient, appSuite, clientFor, createAccount, TestAccount, TestApp } from '../support/app';
 import { validBooking } from '../support/bookings';
 import { feedEvents } from '../support/events';
 import { TINY_JPEG } from '../support/images';
@@ -279,5 +279,25 @@ describe('test mode', () => {
     }
     await accounts.revokeKey(key.apiKeyId);
     expectProblem(await api.get('/v1/properties'), 401, 'unauthorized');
+  });
+});
+
+describe('test mode: a rate-limited test key', () => {
+  const s = appSuite({
+    RATE_LIMIT_PER_SECOND: '1',
+    RATE_LIMIT_BURST: '1',
+    REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-test-mode-429`,
+  });
+
+  it('gets its 429 with X-Test-Mode: true, counted apart from the live key', async () => {
+    const account = await createAccount(s.t);
+    const key = await s.t.app.get(AccountsService).issueKey(account.accountId, 'platform', { test: true });
+    const test = clientFor(s.t, key);
+    const answers = await Promise.all([1, 2, 3].map(() => test.get('/v1/properties')));
+    const limited = answers.find((r) => r.status === 429);
+    expect(limited).toBeDefined();
+    expectProblem(limited!, 429, 'rate_limited');
+    expect(limited!.headers['x-test-mode']).toBe('true');
+    await clientFor(s.t, account).get('/v1/properties').expect(200);
   });
 });

@@ -10,6 +10,7 @@ import { createProperty } from '../support/properties';
 import { dropRedisPrefix, TEST_RUN_ID } from '../support/test-env';
 import { QUICK_RETRIES } from '../support/webhook-engine';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { waitUntil } from '../support/wait';
 import { spawnWorkerProcess, WorkerProcess } from '../support/worker-process';
 
 /**
@@ -147,6 +148,25 @@ describe('traces: OpenTelemetry from the request to each webhook attempt', () =>
     const line = worker.logs().find((l) => l.trace_id === request.traceId);
     expect(line).toBeDefined();
     expect(line!.span_id).toMatch(/^[0-9a-f]{16}$/);
+  }, 90_000);
+
+  it('the default protocol (OTLP/HTTP protobuf) exports the same spans', async () => {
+    const env = { ...base, OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_BSP_SCHEDULE_DELAY: '100' };
+    const proto = await spawnApiProcess(await freePort(), env, 60_000);
+    try {
+      const res = await fetch(`${proto.url}/v1/properties/${propertyId}`, { headers: { 'x-api-key': account.apiKey } });
+      expect(res.status).toBe(200);
+      // Not decoded: the protobuf body holds the span's name and the resource's service name as their UTF-8 bytes.
+      await waitUntil(
+        async () => otlp.protobufBodies.some((body) => body.includes('GET /v1/properties/:propertyId')),
+        20_000,
+        'a protobuf export',
+      );
+      expect(otlp.protobufBodies.some((body) => body.includes('property-ops-api'))).toBe(true);
+    } finally {
+      proto.child.kill('SIGKILL');
+      await proto.exited;
+    }
   }, 90_000);
 
   it('tracing off (no OTEL_* variable): the app boots, worker modules loaded too, with no SDK, instrumentation or exporter', async () => {

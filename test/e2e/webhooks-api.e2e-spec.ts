@@ -28,6 +28,7 @@ describe('webhook subscriptions API', () => {
         enabled: true,
         maxRetries: 5,
         rateLimitPerSecond: null, // pacing (issue 23, an extension): unpaced by default
+        ordered: false, // ordered endpoints (issue 31, an extension): unordered by default
         createdAt: expect.any(String),
         signingSecret: expect.stringMatching(SECRET),
       });
@@ -305,7 +306,12 @@ describe('webhook subscriptions API', () => {
     it('issues a new secret and keeps the old one signing for 24 hours', async () => {
       const s = await create();
       const res = await w.api.post(`/v1/webhooks/${s.id}/rotateSecret`).expect(200);
-      expect(res.body).toEqual({ id: s.id, signingSecret: expect.stringMatching(SECRET), previousSecretExpiresAt: expect.any(String) });
+      expect(res.body).toEqual({
+        id: s.id,
+        signingSecret: expect.stringMatching(SECRET),
+        previousSecretExpiresAt: expect.any(String),
+        ordered: false,
+      });
       expect(res.body.signingSecret).not.toBe(s.signingSecret);
       expect(Math.abs(Date.parse(res.body.previousSecretExpiresAt) - (Date.now() + 24 * 3600_000))).toBeLessThan(60_000);
       const stored = await row(s.id);

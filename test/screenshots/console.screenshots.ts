@@ -120,4 +120,19 @@ describe('console screenshots', () => {
     await page.goto(link);
     await shot('link-refused');
   });
+
+  it('takes the test mode pages', async () => {
+    const { t, db } = engine.started();
+    const account = await createAccount(t, { name: 'Seaside Rentals' });
+    await db.query(`UPDATE accounts SET name = 'Seaside Rentals' WHERE id = $1`, [account.accountId]);
+    await signInInBrowser(t, b, account.accountId);
+    await page.getByRole('button', { name: 'Switch to test mode' }).click();
+    await page.getByRole('navigation').getByRole('link', { name: 'API and AI assistants' }).click();
+    await page.getByLabel(/^Label/).fill('Staging integration');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('link', { name: 'Back to the keys' }).click();
+    await shot('test-mode-keys');
+    await page.getByRole('link', { name: 'Clear test data…' }).click();
+    await shot('test-mode-reset');
+  });
 });

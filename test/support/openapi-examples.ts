@@ -8,7 +8,9 @@ import { LEGACY_EXAMPLES } from '../../src/modules/legacy/legacy.declaration';
 import { DECLARED } from '../../src/modules/modules';
 import { PROPERTY_EXAMPLES } from '../../src/modules/properties/properties.declaration';
 import { WEBHOOK_EXAMPLES } from '../../src/modules/webhooks/webhooks.declaration';
-import { createAccount, TestAccount, TestApp } from './app';
+import { clientFor, createAccount, TestAccount, TestApp } from './app';
+import { jobInStatus } from './job-requests';
+import { createProperty } from './properties';
 import { TINY_JPEG } from './images';
 import { startReceiver } from './webhook-receiver';
 
@@ -62,6 +64,8 @@ export interface Op {
     requestBody?: { required?: boolean; content: Record<string, { schema?: object; example?: unknown }> };
     responses: Record<string, { content?: Record<string, { schema: object }>; headers?: Record<string, unknown>; $ref?: string }>;
     security?: unknown[];
+    /** Answers test keys only (docs/test-mode.md). */
+    'x-test-mode-only'?: boolean;
   };
 }
 
@@ -212,5 +216,43 @@ export class ExampleRequests {
       this.record(op, res);
     }
     await this.createCommentWithPicture();
+  }
+}
+
+/** The status each test helper's move needs its job in. */
+const TEST_HELPER_FROM: Record<string, number> = {
+  accept: 1,
+  decline: 1,
+  start: 2,
+  complete: 5,
+  cancelByCleaner: 2,
+  acceptChanges: 9,
+  declineChanges: 9,
+  comments: 1,
+};
+
+/**
+ * The example requests of the test-mode-only operations (the test helpers): each sent with a test key, on a
+ * new job of the account's sandbox driven to the status its move needs, so every example is a move allowed.
+ */
+export class TestModeExamples {
+  private constructor(
+    private readonly sandbox: ExampleRequests,
+    private readonly propertyId: string,
+  ) {}
+
+  static async of(t: TestApp, live: ExampleRequests, urls: Map<string, string>): Promise<TestModeExamples> {
+    const sandbox = await ExampleRequests.forSandboxOf(t, live, urls);
+    return new TestModeExamples(sandbox, (await createProperty(clientFor(t, sandbox.account))).propertyId);
+  }
+
+  /** With `path`: the example sent on those ids as they are (an unknown job's 404), no job made. */
+  async send(t: TestApp, op: Op, path?: Record<string, string>): Promise<request.Response> {
+    if (path) return this.sandbox.send(op, { path });
+    const move = op.path.split('/').pop()!;
+    const from = TEST_HELPER_FROM[move];
+    if (from === undefined) throw new Error(`no starting status for the test helper ${op.key}`);
+    const job = await jobInStatus(clientFor(t, this.sandbox.account), this.propertyId, from);
+    return this.sandbox.send(op, { path: { jobRequestId: job.jobRequestId } });
   }
 }

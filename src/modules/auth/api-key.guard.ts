@@ -1,6 +1,8 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
 import { IS_PUBLIC } from '../../platform/http/public.decorator';
 import { Metrics } from '../../platform/metrics/metrics';
 import { failedAuthLimitError, keyLimitError } from '../../platform/http/rate-limit.errors';
@@ -11,6 +13,7 @@ import { RouteFlag } from '../../platform/http/route-flag';
 import { InvalidApiKeyError, LegacyKeyRequiredError, SubscriptionInactiveError, TestKeyNotAcceptedError } from './auth.errors';
 import { BEARER_KEY_ACCEPTED } from './bearer-key.decorator';
 import { LEGACY_KEY_REQUIRED } from './legacy-key.decorator';
+import { TEST_MODE_ONLY } from './test-mode-only.decorator';
 import { bearerKeyOf, hasApiAccess, hashApiKey, looksLikeApiKey, TEST_MODE_HEADER } from './auth.rules';
 import { AuthService, KeyRecord } from './auth.service';
 
@@ -30,8 +33,10 @@ export class ApiKeyGuard implements CanActivate {
   private readonly publicRoute = new RouteFlag(IS_PUBLIC);
   private readonly legacyRoute = new RouteFlag(LEGACY_KEY_REQUIRED);
   private readonly bearerRoute = new RouteFlag(BEARER_KEY_ACCEPTED);
+  private readonly testModeRoute = new RouteFlag(TEST_MODE_ONLY);
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'testHelpersEnabled'>,
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
     private readonly limiter: RateLimiter,
@@ -60,6 +65,10 @@ export class ApiKeyGuard implements CanActivate {
     if (this.needsLegacyKey(context) && (key.test || key.kind !== 'legacy')) {
       void this.limiter.giveBack(keyHash, decision.took);
       throw key.test ? new TestKeyNotAcceptedError() : new LegacyKeyRequiredError();
+    }
+    if (!key.test && !this.config.testHelpersEnabled && this.testModeRoute.of(this.reflector, context)) {
+      void this.limiter.giveBack(keyHash, decision.took);
+      throw new NotFoundException(); // a live key's answer there: the route does not exist for it
     }
     this.auth.noteUse(key, new Date());
     req.caller = { accountId: key.accountId, testMode: key.test, apiKeyId: key.apiKeyId, keyKind: key.kind };

@@ -7,12 +7,13 @@ import type { SignatureScheme } from '../webhooks/subscriptions/webhook-subscrip
 import type { ConsoleCaller } from './console-session.guard';
 import { parseFilterList } from './console.rules';
 
-/** A subscription form as typed (shown again after a refusal): the add form has maxRetries, both have v1a. */
+/** A subscription form as typed (shown again after a refusal): the add form has maxRetries, both have v1a and ordered. */
 export interface SubscriptionForm {
   url?: string;
   eventFilters?: string;
   maxRetries?: string;
   v1a?: boolean;
+  ordered?: boolean;
 }
 
 export function subscriptionForm(caller: ConsoleCaller): SubscriptionForm {
@@ -21,6 +22,7 @@ export function subscriptionForm(caller: ConsoleCaller): SubscriptionForm {
     eventFilters: caller.field('eventFilters'),
     maxRetries: caller.field('maxRetries'),
     v1a: caller.field('v1a') === 'on',
+    ordered: caller.field('ordered') === 'on',
   };
 }
 
@@ -34,14 +36,20 @@ export function createInput(form: SubscriptionForm, eventNames: readonly string[
     url: form.url ?? '',
     eventFilters: filters,
     signatureSchemes: schemes(form),
+    ordered: form.ordered === true,
     ...(form.maxRetries ? { maxRetries: Number(form.maxRetries) } : {}),
   });
 }
 
-/** The settings form as PATCH /v1/webhooks/{id}'s body (url, filters, schemes), checked likewise. */
+/** The settings form as PATCH /v1/webhooks/{id}'s body (url, filters, schemes, ordered), checked likewise. */
 export function updateInput(form: SubscriptionForm, eventNames: readonly string[]): Promise<UpdateWebhookDto> {
   const filters = parseFilterList(form.eventFilters ?? '');
-  return checked(UpdateWebhookDto, filters, eventNames, { url: form.url ?? '', eventFilters: filters, signatureSchemes: schemes(form) });
+  return checked(UpdateWebhookDto, filters, eventNames, {
+    url: form.url ?? '',
+    eventFilters: filters,
+    signatureSchemes: schemes(form),
+    ordered: form.ordered === true,
+  });
 }
 
 /**

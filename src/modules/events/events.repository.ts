@@ -29,6 +29,7 @@ const UNDISPATCHED_COLUMNS = columns<UndispatchedEvent>({
   eventName: 'event_name',
   clientRequestId: 'client_request_id',
   createdAtExact: 'created_at::text',
+  txId: 'tx_id::text',
   traceparent: 'traceparent',
 });
 const WINDOW_COLUMNS = columns<Omit<WindowEvent, 'position'> & EventPosition>({
@@ -231,6 +232,8 @@ export interface UndispatchedEvent {
   /** Dispatch leaves an operational webhook event out of the subscription it is about (its clientRequestId). */
   clientRequestId: string;
   createdAtExact: string;
+  /** Its writing transaction (as text: a JS number cannot hold every xid8): an ordered subscription's deliveries follow the feed by it. */
+  txId: string;
   /** Its writer's trace context (EventEntity.traceparent): dispatch's span continues it. */
   traceparent: string | null;
 }

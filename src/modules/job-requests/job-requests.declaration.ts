@@ -147,7 +147,12 @@ export const JOB_REQUESTS = declareModule({
       results: '`[comment]`: the comment record of `docs/job-requests.md`',
     },
   },
-  tags: { JobRequests: 'Jobs offered to service providers, their chat and payment status.', Comments: "A job's chat." },
+  tags: {
+    JobRequests: 'Jobs offered to service providers, their chat and payment status.',
+    Comments: "A job's chat.",
+    JobRequestTestHelpers:
+      "Test mode only (x-test-mode-only): the provider side of a job, simulated for a test key's sandbox in every environment (docs/test-mode.md).",
+  },
 });
 
 declare module '../../platform/modules/module-declaration' {

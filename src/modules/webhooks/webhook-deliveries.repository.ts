@@ -21,6 +21,7 @@ export interface DispatchCandidate {
   eventId: string;
   subscriptionId: string;
   eventFilters: string[];
+  ordered: boolean;
 }
 
 /**
@@ -48,7 +49,7 @@ export class WebhookDeliveriesRepository {
   ): Promise<DispatchCandidate[]> {
     if (events.length === 0) return [];
     const rows = await manager.query(
-      `SELECT e.event_id, s.id AS subscription_id, s.event_filters
+      `SELECT e.event_id, s.id AS subscription_id, s.event_filters, s.ordered
          FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[]) AS e(event_id, account_id, created_at, event_name)
          JOIN webhook_subscriptions s ON s.account_id = e.account_id AND s.enabled AND s.created_at <= e.created_at
           AND (s.kind = 'platform' OR e.created_at < $5 OR e.event_name = 'legacy.validationError')
@@ -65,6 +66,7 @@ export class WebhookDeliveriesRepository {
       eventId: r.event_id as string,
       subscriptionId: r.subscription_id as string,
       eventFilters: r.event_filters as string[],
+      ordered: r.ordered as boolean,
     }));
   }
 
@@ -75,36 +77,42 @@ export class WebhookDeliveriesRepository {
    */
   async insertEventDeliveries(
     manager: EntityManager,
-    rows: Array<{ id: string; accountId: string; subscriptionId: string; eventId: string; eventName: string }>,
-  ): Promise<Array<{ id: string; accountId: string; subscriptionId: string }>> {
+    rows: Array<{ id: string; accountId: string; subscriptionId: string; eventId: string; eventName: string; orderTx?: string }>,
+  ): Promise<Array<{ id: string; accountId: string; subscriptionId: string; ordered: boolean }>> {
     if (rows.length === 0) return [];
     const sorted = [...rows].sort((a, b) => cmp(a.eventId, b.eventId) || cmp(a.subscriptionId, b.subscriptionId));
     // The key claims the (event, subscription) pair (webhook_delivery_keys: the unique constraint a
     // partitioned webhook_deliveries cannot hold); only pairs claimed here get their delivery.
     const inserted = await manager.query(
       `WITH x AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
-             AS x(id, account_id, subscription_id, event_id, event_name, n)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[]) WITH ORDINALITY
+             AS x(id, account_id, subscription_id, event_id, event_name, order_tx, n)
        ), claimed AS (
          INSERT INTO webhook_delivery_keys (account_id, event_id, subscription_id, delivery_id)
          SELECT account_id, event_id, subscription_id, id FROM x ORDER BY n
          ON CONFLICT (account_id, event_id, subscription_id) DO NOTHING
          RETURNING delivery_id
        )
-       INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, status, next_retry_at)
-       SELECT id, account_id, subscription_id, event_id, event_name, false, 'pending', now()
+       INSERT INTO webhook_deliveries (id, account_id, subscription_id, event_id, event_name, test, status, next_retry_at, order_tx)
+       SELECT id, account_id, subscription_id, event_id, event_name, false, 'pending', now(), order_tx
          FROM x WHERE id IN (SELECT delivery_id FROM claimed)
         ORDER BY n
-       RETURNING id, account_id, subscription_id`,
+       RETURNING id, account_id, subscription_id, order_tx IS NOT NULL AS ordered`,
       [
         sorted.map((r) => r.id),
         sorted.map((r) => r.accountId),
         sorted.map((r) => r.subscriptionId),
         sorted.map((r) => r.eventId),
         sorted.map((r) => r.eventName),
+        sorted.map((r) => r.orderTx ?? null),
       ],
     );
-    return inserted.map((r: Record<string, string>) => ({ id: r.id, accountId: r.account_id, subscriptionId: r.subscription_id }));
+    return inserted.map((r: Record<string, string | boolean>) => ({
+      id: r.id as string,
+      accountId: r.account_id as string,
+      subscriptionId: r.subscription_id as string,
+      ordered: r.ordered as boolean,
+    }));
   }
 
   /** A synthetic delivery: no event row, its envelope in test_payload, due now (next_retry_at) so the sweep finds it if the enqueue is lost. */
@@ -123,7 +131,8 @@ export class WebhookDeliveriesRepository {
    * The retry sweep: pending deliveries overdue by more than `slackMs` and not in flight (their job was
    * lost), oldest first, optionally of some accounts only; not those of a subscription whose batch loop is
    * alive (its lease, moved forward by each claim: the loop takes them), as long as they are first attempts
-   * due for less than BATCH_BACKLOG_MS (past that, whatever the loop left is the sweep's too).
+   * due for less than BATCH_BACKLOG_MS (past that, whatever the loop left is the sweep's too). Of an
+   * ordered subscription's order only its head: the rest wait for it, whatever their due time.
    */
   async overdue(
     slackMs: number,
@@ -136,6 +145,10 @@ export class WebhookDeliveriesRepository {
           AND ($3::text[] IS NULL OR d.account_id = ANY($3::text[]))
           AND NOT (d.attempt_count = 0 AND d.next_retry_at > now() - make_interval(secs => $4::float8 / 1000)
                    AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.id = d.subscription_id AND s.batch_lease_until > now()))
+          AND (d.order_tx IS NULL OR NOT EXISTS (
+                SELECT 1 FROM webhook_deliveries p
+                 WHERE p.subscription_id = d.subscription_id AND p.order_tx IS NOT NULL AND p.status = 'pending'
+                   AND (p.order_tx, p.event_id) < (d.order_tx, d.event_id)))
         ORDER BY d.next_retry_at LIMIT $2`,
       [slackMs, limit, accountIds ?? null, BATCH_BACKLOG_MS],
     );
@@ -176,18 +189,41 @@ export class WebhookDeliveriesRepository {
   /**
    * Opens a delivery for an attempt now (POST …/retry): a finished one starts a new round of attempts
    * (same webhook-id, the next attempt number, a fresh retry budget), a pending one not in flight is
-   * made due now. Guarded by the state the caller saw; false when it changed in between.
+   * made due now. Guarded by the state the caller saw; false when it changed in between. Either way it
+   * leaves its subscription's order, if it was in one (issue 31: a manual retry is outside the order).
    */
   async reopenNow(row: { accountId: string; id: string; status: DeliveryStatus; attemptCount: number }): Promise<boolean> {
     const [, affected]: [unknown[], number] = await this.dataSource.query(
       `UPDATE webhook_deliveries
-          SET next_retry_at = now(), status = 'pending',
+          SET next_retry_at = now(), status = 'pending', order_tx = NULL,
               retry_base = CASE WHEN status = 'pending' THEN retry_base ELSE attempt_count END,
               replay_id = CASE WHEN status = 'pending' THEN replay_id END
         WHERE account_id = $1 AND id = $2 AND status = $3 AND attempt_count = $4 AND in_flight_until IS NULL`,
       [row.accountId, row.id, row.status, row.attemptCount],
     );
     return affected > 0;
+  }
+
+  /**
+   * `ordered` turned on or off (PATCH, in its transaction): the subscription's deliveries not attempted
+   * yet in their round and not in flight join its order (at their event's place in the feed) or leave it;
+   * one already attempted keeps going as it was. Returns the lowest id changed (where a wake-up starts), if any.
+   */
+  async setOrdered(manager: EntityManager, accountId: string, subscriptionId: string, ordered: boolean): Promise<string | null> {
+    const [rows]: [Array<{ id: string }>, number] = await manager.query(
+      ordered
+        ? `UPDATE webhook_deliveries d SET order_tx = e.tx_id::text::bigint FROM events e
+            WHERE d.account_id = $1 AND d.subscription_id = $2 AND d.status = 'pending' AND d.order_tx IS NULL
+              AND d.attempt_count = d.retry_base AND d.in_flight_until IS NULL AND d.replay_id IS NULL
+              AND e.id = d.event_id AND e.account_id = d.account_id
+            RETURNING d.id`
+        : `UPDATE webhook_deliveries d SET order_tx = NULL
+            WHERE d.account_id = $1 AND d.subscription_id = $2 AND d.status = 'pending' AND d.order_tx IS NOT NULL
+              AND d.attempt_count = d.retry_base AND d.in_flight_until IS NULL
+            RETURNING d.id`,
+      [accountId, subscriptionId],
+    );
+    return rows.reduce<string | null>((min, row) => (min === null || row.id < min ? row.id : min), null);
   }
 
   /** Partition upkeep: the partitions of the deliveries and of their keys for ids minted in [from, to]; returns those created. */

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, VirtualColumn } from 'typeorm';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed_permanent';
 
@@ -56,4 +56,17 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'replay_id', type: 'text', nullable: true }) replayId: string | null;
   /** When the oldest response snippet still kept turns 7 days old (retention drops it then); null when none is kept. */
   @Column({ name: 'snippets_expire_at', type: 'timestamptz', nullable: true }) snippetsExpireAt: Date | null;
+  /**
+   * Read only: the head of its subscription's order (the lowest pending delivery in order) while this one
+   * is pending in that order; itself when it is the head, null when outside any order (issue 31).
+   */
+  @VirtualColumn({
+    type: 'text',
+    query: (alias) =>
+      `SELECT h.id FROM webhook_deliveries h
+        WHERE ${alias}.order_tx IS NOT NULL AND ${alias}.status = 'pending'
+          AND h.subscription_id = ${alias}.subscription_id AND h.order_tx IS NOT NULL AND h.status = 'pending'
+        ORDER BY h.order_tx, h.event_id LIMIT 1`,
+  })
+  orderHead: string | null;
 }

@@ -17,6 +17,8 @@ export interface DeliveryRow {
   retryBase: number;
   /** An attempt of this delivery is claimed (being sent, or its worker died and the claim has not run out). */
   inFlight: boolean;
+  /** In its subscription's order (issue 31): attempted only at its turn, and its end lets the next one go. */
+  inOrder: boolean;
   createdAt: Date;
   subscription: DeliverySubscription;
 }
@@ -37,6 +39,8 @@ export interface DeliverySubscription {
   dark: boolean;
   /** Attempts started per second at most, across workers (pacing, an extension); null (or absent): unpaced. */
   rateLimitPerSecond?: number | null;
+  /** Ordered (issue 31): its new deliveries go in the feed's order, one at a time. */
+  ordered?: boolean;
   /** Send the attempt's W3C traceparent to the receiver (an extension; off by default). */
   traceContext?: boolean;
 }
@@ -65,6 +69,7 @@ export const DELIVERY_ROW_COLUMNS = columns<DeliveryFields>({
   attemptCount: 'attempt_count',
   retryBase: { column: 'retry_base', decode: (value) => (value as number | null) ?? 0 },
   inFlight: 'in_flight_until IS NOT NULL',
+  inOrder: 'order_tx IS NOT NULL',
   createdAt: 'created_at',
 });
 
@@ -79,6 +84,7 @@ export const DELIVERY_SUBSCRIPTION_COLUMNS = columns<DeliverySubscription>({
   previousSigningKey: 'previous_signing_key',
   dark: { column: 'dark_since IS NOT NULL', decode: (value) => value === true },
   rateLimitPerSecond: 'rate_limit_per_second',
+  ordered: 'ordered',
   traceContext: 'trace_context',
 });
 
@@ -90,7 +96,9 @@ export function deliveryRowSelectList(delivery = 'd', subscription = 's'): strin
 /** The delivery's own columns a claim returns (the raw names, for RETURNING lists). */
 export function deliveryReturningList(alias: string): string {
   const raw = ['id', 'account_id', 'subscription_id', 'event_id', 'event_name', 'test', 'test_payload', 'status'];
-  return [...raw, 'attempt_count', 'retry_base', 'in_flight_until', 'created_at'].map((column) => `${alias}.${column}`).join(', ');
+  return [...raw, 'attempt_count', 'retry_base', 'in_flight_until', 'order_tx', 'created_at']
+    .map((column) => `${alias}.${column}`)
+    .join(', ');
 }
 
 /** A row read with deliveryRowSelectList. */

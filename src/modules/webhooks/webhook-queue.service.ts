@@ -36,6 +36,8 @@ export interface BatchWake {
   accountId: string;
   subscriptionId: string;
   fromId: string;
+  /** The subscription is ordered (issue 31): its claims look for the head of its order too. */
+  ordered?: boolean;
 }
 
 /** An attempt due and unclaimed in the database (the sweep's): `attempt` = attempts already made. */

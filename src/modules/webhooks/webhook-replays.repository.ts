@@ -141,6 +141,25 @@ export class WebhookReplaysRepository {
     return rows.map(UNSENT_COLUMNS.toEntity);
   }
 
+  /**
+   * Of these deliveries, those still pending (an ordered subscription's replay sends the next one only once
+   * the one before it has ended: delivered, or failed for good); with none given, the replay's own
+   * deliveries already attempted in this round and pending (what a resumed run waits for first).
+   */
+  async stillPending(accountId: string, ids: string[] | { replayId: string }): Promise<string[]> {
+    const rows: Array<{ id: string }> = Array.isArray(ids)
+      ? await this.dataSource.query(
+          `SELECT id FROM webhook_deliveries WHERE id = ANY($1::text[]) AND account_id = $2 AND status = 'pending'`,
+          [ids, accountId],
+        )
+      : await this.dataSource.query(
+          `SELECT id FROM webhook_deliveries
+            WHERE replay_id = $1 AND status = 'pending' AND account_id = $2 AND attempt_count > retry_base`,
+          [ids.replayId, accountId],
+        );
+    return rows.map((row) => row.id);
+  }
+
   /** Marks a running replay alive (a batch with nothing to emit still advances; the sweep leaves live replays alone). */
   async touch(id: string): Promise<void> {
     await this.dataSource.query(`UPDATE webhook_replays SET updated_at = now() WHERE id = $1 AND status = 'running'`, [id]);
@@ -194,7 +213,7 @@ export class WebhookReplaysRepository {
          RETURNING ${OPENED_COLUMNS.all}
        ), reopened AS (
          UPDATE webhook_deliveries d
-            SET status = 'pending', next_retry_at = x.due_at, retry_base = d.attempt_count, replay_id = $7
+            SET status = 'pending', next_retry_at = x.due_at, retry_base = d.attempt_count, replay_id = $7, order_tx = NULL
            FROM x JOIN webhook_delivery_keys k
                 ON k.account_id = x.account_id AND k.event_id = x.event_id AND k.subscription_id = x.subscription_id
           WHERE d.id = k.delivery_id AND d.account_id = x.account_id AND d.status <> 'pending'

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, VirtualColumn } from 'typeorm';
 
 /** `platform`: a /v1/webhooks subscription; `legacy`: an account's legacy webhook (PUT /legacy/webhook), unsigned and subscribed to everything. */
 export type SubscriptionKind = 'platform' | 'legacy';
@@ -34,6 +34,19 @@ export class WebhookSubscriptionEntity {
   @Column({ name: 'dark_since', type: 'timestamptz', nullable: true }) darkSince: Date | null;
   /** Attempts started per second at most, across workers (pacing, an extension); null: unpaced. */
   @Column({ name: 'rate_limit_per_second', type: 'integer', nullable: true }) rateLimitPerSecond: number | null;
+  /** Ordered (issue 31, an extension): its deliveries go one at a time in the events feed's order. */
+  @Column({ type: 'boolean', default: false }) ordered: boolean;
+  /**
+   * Read only: how many of its deliveries wait behind the head of its order (0 when unordered: nothing
+   * waits there). Counted from the partial index webhook_deliveries_order_idx; never written.
+   */
+  @VirtualColumn({
+    type: 'int',
+    query: (alias) =>
+      `SELECT greatest(count(*) - 1, 0)::int FROM webhook_deliveries w
+        WHERE ${alias}.ordered AND w.subscription_id = ${alias}.id AND w.order_tx IS NOT NULL AND w.status = 'pending'`,
+  })
+  waitingDeliveries: number;
   /** Send each attempt's W3C traceparent to the receiver (an extension, docs/webhooks.md); off by default. */
   @Column({ name: 'trace_context', type: 'boolean', default: false }) traceContext: boolean;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;

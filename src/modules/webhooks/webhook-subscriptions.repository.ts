@@ -10,6 +10,7 @@ export interface SubscriptionChanges {
   eventFilters?: string[];
   enabled?: boolean;
   rateLimitPerSecond?: number | null;
+  ordered?: boolean;
   traceContext?: boolean;
   disabledReason?: null;
   consecutiveFailures?: 0;
@@ -71,7 +72,7 @@ export class WebhookSubscriptionsRepository {
    * The current secret becomes the previous one (signing until `previousExpiresAt`) and `secret` the current one,
    * in one statement; likewise the v1a key when the subscription has v1a on (`key` is ignored otherwise).
    * A previous secret still within its 24 hours is dropped: only two secrets ever sign. Returns the
-   * new public key (null with v1a off), or undefined when there is no such subscription.
+   * new public key (null with v1a off) and whether it is ordered, or undefined when there is no such subscription.
    */
   async rotateSecret(
     accountId: string,
@@ -79,9 +80,9 @@ export class WebhookSubscriptionsRepository {
     secret: string,
     key: { sealed: string; publicKey: string },
     previousExpiresAt: Date,
-  ): Promise<{ publicKey: string | null } | undefined> {
+  ): Promise<{ publicKey: string | null; ordered: boolean } | undefined> {
     // A top-level UPDATE: the driver answers [rows, affected]. Right-hand sides read the row as it was.
-    const [rows]: [Array<{ public_key: string | null }>, number] = await this.subscriptions.query(
+    const [rows]: [Array<{ public_key: string | null; ordered: boolean }>, number] = await this.subscriptions.query(
       `UPDATE webhook_subscriptions
           SET previous_secret = signing_secret, signing_secret = $3, previous_secret_expires_at = $4,
               previous_signing_key = signing_key,
@@ -89,10 +90,10 @@ export class WebhookSubscriptionsRepository {
               public_key = CASE WHEN signing_key IS NULL THEN NULL ELSE $6 END,
               updated_at = now()
         WHERE account_id = $1 AND id = $2 AND kind = 'platform'
-        RETURNING public_key`,
+        RETURNING public_key, ordered`,
       [accountId, id, secret, previousExpiresAt, key.sealed, key.publicKey],
     );
-    return rows[0] ? { publicKey: rows[0].public_key } : undefined;
+    return rows[0] ? { publicKey: rows[0].public_key, ordered: rows[0].ordered } : undefined;
   }
 
   /** The account's legacy webhook (at most one: a partial unique index), if set. */

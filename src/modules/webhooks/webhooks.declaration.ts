@@ -28,6 +28,7 @@ const SUBSCRIPTION = {
   enabled: true,
   maxRetries: 5,
   rateLimitPerSecond: null,
+  ordered: false,
   createdAt: at,
 };
 
@@ -72,6 +73,7 @@ export const WEBHOOKS = declareModule({
       id: exampleIds.webhookId,
       signingSecret: 'TmV3U2VjcmV0Rm9yVGhlU2FtZVN1YnNjcmlwdGlvbjE',
       previousSecretExpiresAt: '2030-06-21T09:30:00.000Z',
+      ordered: false,
     },
     TestDelivery: { deliveryId: exampleIds.deliveryId, status: 'pending' },
     WebhookDelivery: {

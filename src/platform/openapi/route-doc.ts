@@ -39,6 +39,8 @@ export interface RouteDocOptions {
   example?: ExampleRequest;
   /** A @MultipartFile route whose body needs the file or one of these fields (a JSON body: one of them). */
   fileOr?: string[];
+  /** Answers test keys only (docs/test-mode.md; live keys where TEST_HELPERS_ENABLED=true): `x-test-mode-only: true`. */
+  testModeOnly?: boolean;
 }
 
 export const ROUTE_DOC = 'openapi:routeDoc';

@@ -19,6 +19,7 @@ export function settingsPage(frame: Frame, data: SettingsPage, flash?: Notice): 
     url: sub.url,
     eventFilters: sub.eventFilters.join(', '),
     v1a: sub.signatureSchemes?.includes('v1a') ?? false,
+    ordered: sub.ordered,
   };
   const hourAgo = new Date(Date.now() - 3_600_000).toISOString().slice(0, 16);
   return page(

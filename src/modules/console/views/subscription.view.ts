@@ -106,6 +106,12 @@ export function subscriptionPage(frame: Frame, data: SubscriptionPage, flash?: N
                 <dd>at most ${sub.rateLimitPerSecond} attempts per second</dd>`
             : ''
         }
+        ${
+          sub.ordered
+            ? html`<dt>Ordered</dt>
+                <dd>one at a time, in the feed's order; ${sub.waitingDeliveries ?? 0} waiting</dd>`
+            : ''
+        }
       </dl>
       ${sub.publicKey ? copyBox('public-key', 'v1a public key (not a secret: your endpoint verifies v1a signatures with it)', sub.publicKey, { button: 'Copy public key' }) : ''}
       <div class="actions">

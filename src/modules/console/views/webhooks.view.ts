@@ -12,7 +12,7 @@ export function schemesText(sub: Pick<WebhookSubscriptionResponse, 'signatureSch
 
 /**
  * The fields of the add and settings forms: URL, filters, the signature schemes (v1 always; v1a at will),
- * and, when adding, the retries (fixed once added, as the API has it).
+ * ordered, and, when adding, the retries (fixed once added, as the API has it).
  */
 export function subscriptionFields(form: SubscriptionForm, create: boolean): Html {
   const L = SUBSCRIPTION_LIMITS;
@@ -51,7 +51,15 @@ export function subscriptionFields(form: SubscriptionForm, create: boolean): Htm
           secret${create ? '' : html`; turning it off drops the key pair, turning it on again makes a new one`}</label
         >
       </div>
-    </fieldset>`;
+    </fieldset>
+    <div class="check">
+      <input id="ordered" name="ordered" type="checkbox" value="on" ${form.ordered ? html`checked` : ''} />
+      <label for="ordered"
+        >Ordered: one delivery at a time, in the events feed's order, each after the one before it succeeded or failed for good (slower;
+        test events and manual retries go outside the
+        order)${create ? '' : html`; a change applies to the deliveries not attempted yet`}</label
+      >
+    </div>`;
 }
 
 /** The webhook portal's list: every subscription and the form to add one. */

@@ -8,6 +8,7 @@ import {
   id,
   int,
   num,
+  optional,
   orNull,
   shapeOf,
   str,
@@ -28,6 +29,8 @@ export interface WebhookDeliveryResponse {
   nextRetryAt: string | null;
   createdAt: string;
   attempts: Array<Required<DeliveryAttempt>>;
+  /** Extension (ordered endpoints): while this pending delivery waits its turn, the delivery at the head of its order. */
+  waitingFor?: string;
 }
 
 /** POST /v1/webhooks/{webhookId}/test: the test delivery queued; follow it in the delivery log. */
@@ -67,6 +70,7 @@ export function toWebhookDeliveryResponse(row: WebhookDeliveryEntity): WebhookDe
       timings: a.timings ?? null,
       retryAfterMs: a.retryAfterMs ?? null,
     })),
+    ...(row.orderHead && row.orderHead !== row.id ? { waitingFor: row.orderHead } : {}),
   };
 }
 
@@ -124,6 +128,12 @@ export const WEBHOOK_DELIVERY_SHAPE = readShape<WebhookDeliveryResponse>(
         ),
         retryAfterMs: described(orNull(int), "Extension: the delay the answer's Retry-After set for the next attempt (clamped)."),
       }),
+    ),
+    waitingFor: optional(
+      described(
+        id('whd'),
+        'Extension (ordered endpoints): present while this pending delivery waits its turn; the delivery at the head of the order, which must succeed or end for good first.',
+      ),
     ),
   },
 );

@@ -24,6 +24,10 @@ export interface WebhookSubscriptionResponse {
   maxRetries: number;
   /** Pacing per endpoint (an extension): attempts started per second at most; null when unpaced. */
   rateLimitPerSecond: number | null;
+  /** Ordered endpoint (an extension): deliveries one at a time, in the events feed's order. */
+  ordered: boolean;
+  /** How many deliveries wait behind the head of its order; present only while ordered (an unordered one has no order to wait in). */
+  waitingDeliveries?: number;
   createdAt: string;
   /**
    * Extension, present only while v1a is on (["v1", "v1a"]): a subscription without it reads exactly as
@@ -47,6 +51,8 @@ export interface RotatedSecretResponse {
   id: string;
   signingSecret: string;
   previousSecretExpiresAt: string;
+  /** Ordered endpoint (an extension), as every read of the subscription shows it. */
+  ordered: boolean;
   /** The new v1a public key (the previous one keeps signing until previousSecretExpiresAt); absent while v1a is off. */
   publicKey?: string;
 }
@@ -59,8 +65,10 @@ export function toWebhookSubscriptionResponse(row: WebhookSubscriptionEntity): W
     enabled: row.enabled,
     maxRetries: row.maxRetries,
     rateLimitPerSecond: row.rateLimitPerSecond ?? null,
+    ordered: row.ordered,
     createdAt: row.createdAt.toISOString(),
   };
+  if (row.ordered) shape.waitingDeliveries = row.waitingDeliveries ?? 0;
   if (row.publicKey !== null) Object.assign(shape, { signatureSchemes: signatureSchemesOf(row), publicKey: row.publicKey });
   if (row.traceContext) shape.traceContext = true;
   if (!row.enabled && row.disabledReason) shape.disabledReason = row.disabledReason;
@@ -83,6 +91,16 @@ const SUBSCRIPTION_FIELDS: FieldSchemas<WebhookSubscriptionResponse> = {
   rateLimitPerSecond: described(
     orNull({ type: 'integer', minimum: 1, maximum: 1000 }),
     'extension: attempts started per second at most, across workers; null = unpaced',
+  ),
+  ordered: described(
+    bool,
+    'extension: deliveries go one at a time in the events feed order, each after the one before it succeeded or ended for good (docs/webhooks.md, "Ordered endpoints")',
+  ),
+  waitingDeliveries: optional(
+    described(
+      { type: 'integer', minimum: 0 },
+      'extension: pending deliveries waiting behind the head of the order; present only while ordered',
+    ),
   ),
   createdAt: dateTime,
   signatureSchemes: optional(
@@ -123,5 +141,5 @@ export const CREATED_WEBHOOK_SUBSCRIPTION_SHAPE = readShape<CreatedWebhookSubscr
 export const ROTATED_SECRET_SHAPE = readShape<RotatedSecretResponse>(
   'RotatedSecret',
   'The new secret; the previous one keeps signing (second signature) until previousSecretExpiresAt.',
-  { id: id('sub'), signingSecret: SIGNING_SECRET, previousSecretExpiresAt: dateTime, publicKey: PUBLIC_KEY },
+  { id: id('sub'), signingSecret: SIGNING_SECRET, previousSecretExpiresAt: dateTime, ordered: bool, publicKey: PUBLIC_KEY },
 );

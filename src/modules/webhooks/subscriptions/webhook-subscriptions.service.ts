@@ -58,6 +58,8 @@ export interface CreateWebhookInput {
   signatureSchemes?: SignatureScheme[];
   /** Pacing (an extension): null or absent is unpaced. */
   rateLimitPerSecond?: number | null;
+  /** Ordered endpoint (an extension): absent is false. */
+  ordered?: boolean;
   /** Trace context to the receiver (an extension): off when absent. */
   traceContext?: boolean;
 }
@@ -69,6 +71,7 @@ export interface UpdateWebhookInput {
   signatureSchemes?: SignatureScheme[];
   /** null switches pacing off. */
   rateLimitPerSecond?: number | null;
+  ordered?: boolean;
   traceContext?: boolean;
 }
 
@@ -101,6 +104,7 @@ export class WebhookSubscriptionsService {
       enabled: true,
       maxRetries: input.maxRetries ?? SUBSCRIPTION_LIMITS.maxRetriesDefault,
       rateLimitPerSecond: input.rateLimitPerSecond ?? null,
+      ordered: input.ordered ?? false,
       traceContext: input.traceContext ?? false,
       signingSecret: this.secrets.seal(signingSecret, id),
       previousSecret: null,
@@ -130,6 +134,7 @@ export class WebhookSubscriptionsService {
     if (input.eventFilters !== undefined) changes.eventFilters = distinctEventFilters(input.eventFilters);
     if (input.enabled !== undefined) changes.enabled = input.enabled;
     if (input.rateLimitPerSecond !== undefined) changes.rateLimitPerSecond = input.rateLimitPerSecond;
+    if (input.ordered !== undefined) changes.ordered = input.ordered;
     if (input.traceContext !== undefined) changes.traceContext = input.traceContext;
     // Spec 3.4: enabling clears the reason and restarts the count of consecutive failures.
     // (And closes any back-pressure window: a fresh start.)
@@ -145,6 +150,12 @@ export class WebhookSubscriptionsService {
           Object.assign(changes, this.v1aKeys(id, wantsV1a(input.signatureSchemes)));
         }
         await this.repository.update(tx.manager, ctx.accountId, id, changes);
+        if (input.ordered !== undefined && input.ordered !== current.ordered) {
+          // Under the row lock: the deliveries not attempted yet join (or leave) the order; a wake-up sends them on.
+          const fromId = await this.deliveryRows.setOrdered(tx.manager, ctx.accountId, id, input.ordered);
+          const wake = { accountId: ctx.accountId, subscriptionId: id, ordered: input.ordered };
+          if (fromId) tx.afterCommit(() => this.queue.enqueueBatches([{ ...wake, fromId }]));
+        }
         return (await this.repository.find(ctx.accountId, id, tx.manager))!;
       }),
     );
@@ -166,6 +177,7 @@ export class WebhookSubscriptionsService {
       id,
       signingSecret,
       previousSecretExpiresAt: previousSecretExpiresAt.toISOString(),
+      ordered: rotated.ordered,
       ...(rotated.publicKey === null ? {} : { publicKey: rotated.publicKey }),
     };
   }

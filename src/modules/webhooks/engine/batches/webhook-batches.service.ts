@@ -11,7 +11,13 @@ import { claimSpans } from '../webhook-spans';
 interface Loop {
   fromId: string;
   woken: boolean;
+  /** Claims look for the head of the subscription's order too (a wake-up said so, or a claimed row). */
+  ordered: boolean;
 }
+
+/** An ordered subscription's head blocked for a moment (its event not in the feed yet) is looked at again after this, doubling up to the cap. */
+const BLOCKED_RECHECK_MS = 10;
+const BLOCKED_RECHECK_MAX_MS = 1_000;
 
 /** How a batch's starts ended: all started, or stopped (the subscription busy here, or its secret not opening). */
 type Started = 'all' | 'busy' | 'unsignable';
@@ -44,6 +50,10 @@ export class WebhookBatches {
   private readonly parked = new Map<string, number>();
   /** The pacing rate last seen per subscription (claims of a paced subscription hold about a second of turns). */
   private readonly rates = new Map<string, number | null>();
+  /** Subscriptions last seen ordered (a wake-up said so, or a claimed row): their claims look for the head. */
+  private readonly ordered = new Set<string>();
+  /** Ordered subscriptions whose head is blocked for a moment: the next re-check's delay. */
+  private readonly blocked = new Map<string, number>();
   private stopping = false;
 
   constructor(
@@ -51,7 +61,10 @@ export class WebhookBatches {
     private readonly claims: WebhookClaims,
     private readonly admission: WebhookAdmission,
     private readonly queue: WebhookQueue,
-  ) {}
+  ) {
+    // The end of an ordered subscription's head lets the next one go at once: its loop runs here.
+    pipeline.onOrderAdvanced((wake) => this.wake([wake]));
+  }
 
   /**
    * One job: a wake-up runs (or joins) its subscription's loop; an attempt goes through the pipeline, its
@@ -88,6 +101,8 @@ export class WebhookBatches {
       else if (loop) {
         loop.woken = true;
         loop.fromId = mergeFrom(loop.fromId, wake.fromId);
+        loop.ordered ||= wake.ordered === true;
+        if (wake.ordered) this.ordered.add(wake.subscriptionId);
       } else if ((this.parked.get(wake.subscriptionId) ?? 0) < now) this.runHere(wake);
     }
     await this.queue.enqueueBatches(queued);
@@ -111,9 +126,12 @@ export class WebhookBatches {
     if (running) {
       running.woken = true;
       running.fromId = mergeFrom(running.fromId, wake.fromId);
+      running.ordered ||= wake.ordered === true;
       return { kind: 'done' };
     }
-    const loop: Loop = { fromId: wake.fromId, woken: false };
+    if (wake.ordered) this.ordered.add(wake.subscriptionId);
+    const loop: Loop = { fromId: wake.fromId, woken: false, ordered: this.ordered.has(wake.subscriptionId) };
+    let headClaimed = false;
     this.loops.set(wake.subscriptionId, loop);
     const sends = new Set<Promise<unknown>>();
     let ended: Started = 'all';
@@ -129,10 +147,14 @@ export class WebhookBatches {
           ended = 'busy';
           break;
         }
+        const subscription = { accountId: wake.accountId, id: wake.subscriptionId };
         const claimedAt = performance.now();
-        const { works, claimed } = await this.claims.claimDue({ accountId: wake.accountId, id: wake.subscriptionId }, loop.fromId, size);
+        const { works, claimed } = await this.claims.claimDue(subscription, loop.fromId, size, loop.ordered);
         claimSpans(works, claimedAt);
         if (works[0]) this.rates.set(wake.subscriptionId, works[0].subscription.rateLimitPerSecond ?? null);
+        if (works[0]) this.learnOrdered(wake.subscriptionId, works[0].subscription.ordered === true, loop);
+        headClaimed = works.some((work) => work.inOrder);
+        if (headClaimed) this.blocked.delete(wake.subscriptionId);
         ended = await this.start(works, sends);
         // (No await between this check and the loop's removal in finally: a wake-up sees the loop or none.)
         if (ended !== 'all' || loopEnds(claimed, size, loop.woken)) break;
@@ -146,8 +168,31 @@ export class WebhookBatches {
       this.parked.set(wake.subscriptionId, Date.now() + delayMs);
       return { kind: 'parked', delayMs };
     }
+    if (loop.ordered && !headClaimed && ended === 'all' && !this.stopping) await this.recheckHead(wake);
     await Promise.allSettled([...sends]);
     return { kind: 'done' };
+  }
+
+  /** What a claimed row says of its subscription: ordered (its loops look for the head from now on) or not. */
+  private learnOrdered(subscriptionId: string, ordered: boolean, loop: Loop): void {
+    if (ordered) this.ordered.add(subscriptionId);
+    else this.ordered.delete(subscriptionId);
+    loop.ordered ||= ordered;
+  }
+
+  /**
+   * An ordered subscription's loop ended without its head: in flight or not due, its end or its retry's
+   * job wakes it; blocked for a moment (its event not in the feed yet, or one before it not dispatched),
+   * it is looked at again shortly, backing off while that lasts.
+   */
+  private async recheckHead(wake: BatchWake): Promise<void> {
+    if ((await this.claims.headState(wake.subscriptionId)) !== 'blocked') {
+      this.blocked.delete(wake.subscriptionId);
+      return;
+    }
+    const delayMs = this.blocked.get(wake.subscriptionId) ?? BLOCKED_RECHECK_MS;
+    this.blocked.set(wake.subscriptionId, Math.min(delayMs * 2, BLOCKED_RECHECK_MAX_MS));
+    setTimeout(() => void this.wake([{ ...wake, ordered: true }]), delayMs).unref();
   }
 
   /**

@@ -2,6 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SelectedRow } from '../../../../platform/database/columns';
 import { DeliveryRow, deliveryReturningList, deliveryRowSelectList, toDeliveryRow } from '../../webhook-delivery.row';
+import { orderHead, turnHasCome } from './webhook-order.sql';
+
+/** Where the head of an ordered subscription stands when none of its order was claimed (see headState). */
+export type HeadState = 'none' | 'in_flight' | 'not_due' | 'blocked';
 
 /**
  * An attempt's claim in webhook_deliveries (so each attempt goes out once): taken for sending with the
@@ -19,7 +23,9 @@ export class WebhookClaimsRepository {
    * still pending at the expected attempt_count and not already claimed is marked in flight until
    * `leaseMs` from now (its worker renews the claim while the attempt runs) and comes back with its
    * subscription; undefined for one not claimed (gone, finished, a stale or second run of the attempt:
-   * so no attempt is sent twice). The service adds the events (EventsService.findForDelivery).
+   * so no attempt is sent twice). A delivery in an ordered subscription's order is claimed only when its
+   * turn has come (webhook-order.sql.ts): a job for one still waiting gets nothing. The service adds the
+   * events (EventsService.findForDelivery).
    */
   async claimForSending(
     inputs: Array<{ id: string; expectedAttemptCount: number }>,
@@ -31,6 +37,7 @@ export class WebhookClaimsRepository {
             SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $3::float8 / 1000)
            FROM unnest($1::text[], $2::int[]) AS i(id, expected)
           WHERE d.id = i.id AND d.id = ANY($1::text[]) AND d.status = 'pending' AND d.attempt_count = i.expected AND d.in_flight_until IS NULL
+            AND (d.order_tx IS NULL OR (${turnHasCome('d')}))
          RETURNING ${deliveryReturningList('d')}
        )
        SELECT ${deliveryRowSelectList('c', 's')}
@@ -54,19 +61,35 @@ export class WebhookClaimsRepository {
    * loads them with the subscription. `FOR UPDATE SKIP LOCKED`: workers claiming the same subscription at
    * once take disjoint rows and never wait on each other. The id range keeps the scan to the partitions
    * (and the stretch of the delivery log index) holding the wake-up's deliveries and newer ones.
+   * Deliveries in an order are never in a batch: with `ordered`, the head of the subscription's order
+   * joins it when its turn has come (at most one of the order per claim, whatever its id).
    */
-  async claimDue(subscription: { accountId: string; id: string }, fromId: string, limit: number, leaseMs: number): Promise<DeliveryRow[]> {
+  async claimDue(
+    subscription: { accountId: string; id: string },
+    fromId: string,
+    limit: number,
+    leaseMs: number,
+    ordered = false,
+  ): Promise<DeliveryRow[]> {
+    const due = `SELECT id FROM webhook_deliveries
+          WHERE account_id = $1 AND subscription_id = $2 AND id >= $3 AND status = 'pending'
+            AND in_flight_until IS NULL AND next_retry_at <= now() AND order_tx IS NULL
+          ORDER BY id LIMIT $4
+            FOR UPDATE SKIP LOCKED`;
+    const claim = ordered
+      ? `UPDATE webhook_deliveries d
+            SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $5::float8 / 1000)
+           FROM (SELECT id FROM due UNION ALL (${orderHead('$2')})) x
+          WHERE d.id = x.id AND d.status = 'pending' AND d.in_flight_until IS NULL AND d.next_retry_at <= now()
+            AND (d.order_tx IS NULL OR (${turnHasCome('d')}))`
+      : `UPDATE webhook_deliveries d
+            SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $5::float8 / 1000)
+           FROM due WHERE d.id = due.id AND d.id >= $3`;
     const rows: SelectedRow[] = await this.dataSource.query(
       `WITH due AS (
-         SELECT id FROM webhook_deliveries
-          WHERE account_id = $1 AND subscription_id = $2 AND id >= $3 AND status = 'pending'
-            AND in_flight_until IS NULL AND next_retry_at <= now()
-          ORDER BY id LIMIT $4
-            FOR UPDATE SKIP LOCKED
+         ${due}
        ), claimed AS (
-         UPDATE webhook_deliveries d
-            SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $5::float8 / 1000)
-           FROM due WHERE d.id = due.id AND d.id >= $3
+         ${claim}
          RETURNING ${deliveryReturningList('d')}
        ), lease AS (
          -- The loop is alive: the sweep leaves this subscription's due deliveries to it until the lease ends.
@@ -81,6 +104,20 @@ export class WebhookClaimsRepository {
       [subscription.accountId, subscription.id, fromId, limit, leaseMs],
     );
     return rows.map(toDeliveryRow);
+  }
+
+  /**
+   * Why an ordered subscription's head was not claimed: there is none, it is in flight (its end wakes the
+   * next), its retry is not due (its job comes), or it is blocked for a moment (its event not in the feed
+   * yet, or one before it not dispatched yet: the caller looks again shortly).
+   */
+  async headState(subscriptionId: string): Promise<HeadState> {
+    const [row]: Array<{ state: HeadState }> = await this.dataSource.query(
+      `SELECT CASE WHEN d.in_flight_until IS NOT NULL THEN 'in_flight' WHEN d.next_retry_at > now() THEN 'not_due' ELSE 'blocked' END AS state
+         FROM webhook_deliveries d WHERE d.id = (${orderHead('$1')})`,
+      [subscriptionId],
+    );
+    return row?.state ?? 'none';
   }
 
   /** Extends this worker's claims on attempts still running; one statement for all of them. */

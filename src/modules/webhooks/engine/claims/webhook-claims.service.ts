@@ -3,7 +3,7 @@ import { Coalescer } from '../../../../platform/concurrency/coalescer';
 import { DeliveryRow, DeliveryWork } from '../../webhook-delivery.row';
 import { EnvelopeSource, testEnvelopeSource } from '../../webhook-envelope.rules';
 import { DroppedReason, whyUnclaimed } from './webhook-claim.rules';
-import { WebhookClaimsRepository } from './webhook-claims.repository';
+import { HeadState, WebhookClaimsRepository } from './webhook-claims.repository';
 import { WebhookEnvelopeSources } from './webhook-envelope-sources';
 
 /**
@@ -80,14 +80,15 @@ export class WebhookClaims {
    * A subscription's batch: claims up to `limit` of its due attempts with ids from `fromId` on, in one
    * statement, oldest first, with what their envelopes are built from; held until each is settled or
    * given back. (A delivery whose event is gone keeps its claim until it runs out, as a single attempt's
-   * does: the sweep records it.)
+   * does: the sweep records it.) `ordered`: the head of the subscription's order joins the batch at its turn.
    */
   async claimDue(
     subscription: { accountId: string; id: string },
     fromId: string,
     limit: number,
+    ordered = false,
   ): Promise<{ works: DeliveryWork[]; claimed: number }> {
-    const rows = await this.repository.claimDue(subscription, fromId, limit, CLAIM_LEASE_MS);
+    const rows = await this.repository.claimDue(subscription, fromId, limit, CLAIM_LEASE_MS, ordered);
     for (const row of rows) this.hold(row.id);
     let sources: Map<string, EnvelopeSource>;
     try {
@@ -107,6 +108,11 @@ export class WebhookClaims {
       }),
       claimed: rows.length,
     };
+  }
+
+  /** Where an ordered subscription's head stands, when a claim took none of its order. */
+  headState(subscriptionId: string): Promise<HeadState> {
+    return this.repository.headState(subscriptionId);
   }
 
   /** Gives back the claims of attempts this process claimed and will not send now (they are due again at once). */

@@ -7,6 +7,8 @@ export interface FanOutDelivery {
   subscriptionId: string;
   eventId: string;
   eventName: string;
+  /** For an ordered subscription (issue 31): the event's writing transaction, its delivery's place in the order. */
+  orderTx?: string;
 }
 
 /**
@@ -16,8 +18,8 @@ export interface FanOutDelivery {
  * An operational event is never delivered to the subscription it is about.
  */
 export function fanOut(
-  events: ReadonlyArray<{ id: string; accountId: string; eventName: string; clientRequestId?: string }>,
-  candidates: ReadonlyArray<{ eventId: string; subscriptionId: string; eventFilters: string[] }>,
+  events: ReadonlyArray<{ id: string; accountId: string; eventName: string; clientRequestId?: string; txId?: string }>,
+  candidates: ReadonlyArray<{ eventId: string; subscriptionId: string; eventFilters: string[]; ordered?: boolean }>,
 ): FanOutDelivery[] {
   const byId = new Map(events.map((event) => [event.id, event]));
   const seen = new Set<string>();
@@ -33,6 +35,7 @@ export function fanOut(
       subscriptionId: candidate.subscriptionId,
       eventId: event.id,
       eventName: event.eventName,
+      orderTx: candidate.ordered ? event.txId : undefined,
     });
   }
   return deliveries;
@@ -46,15 +49,19 @@ export function inEventOrder<T extends { eventId: string; subscriptionId: string
   return [...deliveries].sort((a, b) => cmp(a.eventId, b.eventId) || cmp(a.subscriptionId, b.subscriptionId));
 }
 
-/** One wake-up per subscription that got new deliveries, from its lowest new delivery id on. */
+/** One wake-up per subscription that got new deliveries, from its lowest new delivery id on (ordered: any of them in an order). */
 export function wakesOf(
-  created: ReadonlyArray<{ id: string; accountId: string; subscriptionId: string }>,
-): Array<{ accountId: string; subscriptionId: string; fromId: string }> {
-  const wakes = new Map<string, { accountId: string; subscriptionId: string; fromId: string }>();
+  created: ReadonlyArray<{ id: string; accountId: string; subscriptionId: string; ordered?: boolean }>,
+): Array<{ accountId: string; subscriptionId: string; fromId: string; ordered?: boolean }> {
+  const wakes = new Map<string, { accountId: string; subscriptionId: string; fromId: string; ordered?: boolean }>();
   for (const row of created) {
     const wake = wakes.get(row.subscriptionId);
-    if (!wake) wakes.set(row.subscriptionId, { accountId: row.accountId, subscriptionId: row.subscriptionId, fromId: row.id });
-    else if (row.id < wake.fromId) wake.fromId = row.id;
+    const ordered = row.ordered ? { ordered: true } : {};
+    if (!wake) wakes.set(row.subscriptionId, { accountId: row.accountId, subscriptionId: row.subscriptionId, fromId: row.id, ...ordered });
+    else {
+      if (row.id < wake.fromId) wake.fromId = row.id;
+      if (row.ordered) wake.ordered = true;
+    }
   }
   return [...wakes.values()];
 }

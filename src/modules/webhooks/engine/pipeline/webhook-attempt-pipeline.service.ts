@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../../../../config/config';
 import { APP_CONFIG } from '../../../../config/config.module';
 import { DeliveryRow, DeliveryWork } from '../../webhook-delivery.row';
-import { DeliveryJobData, WebhookQueue } from '../../webhook-queue.service';
+import { BatchWake, DeliveryJobData, WebhookQueue } from '../../webhook-queue.service';
 import { Release, Turns, WebhookAdmission } from '../admission/webhook-admission.service';
 import { DroppedReason } from '../claims/webhook-claim.rules';
 import { WebhookClaims } from '../claims/webhook-claims.service';
@@ -61,6 +61,8 @@ const LOST_REPORT: AttemptReport = { outcome: 'lost', responseCode: null, respon
 export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
   /** Attempts being sent or recorded (shutdown waits for them). */
   private readonly sending = new Set<Promise<AttemptResult>>();
+  /** Told when a delivery in an ordered subscription's order has ended: the next one may go (WebhookBatches). */
+  private orderAdvanced: (wake: BatchWake) => unknown = () => undefined;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -82,6 +84,11 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
       await Promise.race([Promise.allSettled([...this.sending]), bound]);
     }
     this.claims.stop();
+  }
+
+  /** Who runs the next delivery of an order once the one before it has ended (set once, by WebhookBatches). */
+  onOrderAdvanced(listener: (wake: BatchWake) => unknown): void {
+    this.orderAdvanced = listener;
   }
 
   /**
@@ -190,6 +197,10 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
     const { attemptCount, state } = settled;
     const recorded = await tracing.inSpan('webhook.record', {}, () => this.records.record(work, settled, sent.report, claim));
     if (!recorded) return { kind: 'attempted', state, recorded: false };
+    if (work.inOrder && state.status !== 'pending') {
+      // Delivered, or ended for good: the next in its order goes now, not at the sweep's pace.
+      this.orderAdvanced({ accountId: work.accountId, subscriptionId: work.subscriptionId, fromId: work.id, ordered: true });
+    }
     if (state.status === 'pending') {
       // The next attempt after a lost one (its worker died) is overdue: it goes ahead of the backlog.
       const ahead = claim === 'expired';

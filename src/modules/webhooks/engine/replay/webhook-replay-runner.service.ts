@@ -23,6 +23,8 @@ const MAX_BATCH = 100;
 const SWEEP_GRACE_MS = 60_000;
 /** How long the runner waits for a busy subscription before leaving an attempt to the queue. */
 const BUSY_WAIT_MS = 5_000;
+/** How often an ordered subscription's replay looks whether the delivery it sent has ended (its retries run on the queue). */
+const ENDED_POLL_MS = 100;
 
 export type ReplayRunEnd = 'completed' | 'stopped' | 'gone' | 'interrupted';
 
@@ -32,7 +34,9 @@ export type ReplayRunEnd = 'completed' | 'stopped' | 'gone' | 'interrupted';
  * interrupted anywhere and resumed emits each delivery once. It then sends the batch's first attempts
  * itself, one after another in event order, paced at WEBHOOK_REPLAY_RATE_PER_SECOND (through the
  * attempt pipeline: claim, sign, POST, record; retries go through the queue as usual). A resumed run
- * first sends what the interrupted one opened and did not send.
+ * first sends what the interrupted one opened and did not send. On an ordered subscription (issue 31) each
+ * replayed delivery is sent only once the one before it has ended (delivered, or failed for good after its
+ * retries): the window goes in order, one at a time (beside the subscription's live order, not inside it).
  */
 @Injectable()
 export class WebhookReplayRunner {
@@ -59,9 +63,11 @@ export class WebhookReplayRunner {
     const pace = { lastStart: 0 };
     let nextSlot = Date.now();
 
-    // What an interrupted run opened and did not send goes first, in event order.
+    // What an interrupted run opened and did not send goes first, in event order (ordered: after what it left retrying).
+    const ordered = (await this.subscriptions.find(replay.accountId, replay.subscriptionId))?.ordered === true;
+    if (ordered) await this.untilEnded(replay.accountId, { replayId }, signal);
     const leftover = await this.replays.unsent(replay.accountId, replayId);
-    nextSlot = await this.send(replay, leftover, dueTimes(leftover.length, rate, nextSlot), pace, signal);
+    nextSlot = await this.send(replay, leftover, dueTimes(leftover.length, rate, nextSlot), pace, signal, ordered);
 
     let cursor: ReplayCursor | undefined =
       replay.cursorTxId && replay.cursorId ? { txId: replay.cursorTxId, id: replay.cursorId } : undefined;
@@ -99,14 +105,15 @@ export class WebhookReplayRunner {
           opened.length,
           selected.skipped + selected.emit.length - opened.length,
         );
-        return { kind: 'batch' as const, opened, start, last: selected.last, exhausted: selected.exhausted };
+        return { kind: 'batch' as const, opened, start, last: selected.last, exhausted: selected.exhausted, ordered: subscription.ordered };
       });
       if (batch.kind === 'end') {
         if (batch.end !== 'gone') await this.replays.finish(replayId, batch.end);
         return batch.end;
       }
       cursor = batch.last;
-      nextSlot = await this.send(replay, batch.opened, dueTimes(batch.opened.length, rate, batch.start), pace, signal);
+      const due = dueTimes(batch.opened.length, rate, batch.start);
+      nextSlot = await this.send(replay, batch.opened, due, pace, signal, batch.ordered);
       if (batch.exhausted) {
         await this.replays.finish(replayId, 'completed');
         return 'completed';
@@ -126,6 +133,7 @@ export class WebhookReplayRunner {
     due: number[],
     pace: { lastStart: number },
     signal?: AbortSignal,
+    ordered = false,
   ): Promise<number> {
     const interval = 1000 / this.config.webhook.replayRatePerSecond;
     for (let i = 0; i < opened.length; i++) {
@@ -134,8 +142,14 @@ export class WebhookReplayRunner {
       if (wait > 0) await sleep(wait);
       pace.lastStart = Date.now();
       await this.sendOne(replay.subscriptionId, opened[i]);
+      if (ordered) await this.untilEnded(replay.accountId, [opened[i].id], signal);
     }
     return Math.max(Date.now(), pace.lastStart + interval);
+  }
+
+  /** Waits until these deliveries (or the replay's attempted ones) are no longer pending, or the run is aborted. */
+  private async untilEnded(accountId: string, which: string[] | { replayId: string }, signal?: AbortSignal): Promise<void> {
+    while (!signal?.aborted && (await this.replays.stillPending(accountId, which)).length > 0) await sleep(ENDED_POLL_MS);
   }
 
   private async sendOne(subscriptionId: string, delivery: { id: string; attemptCount: number }): Promise<void> {

@@ -1,11 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import {
-  IsBoolean,
   ArrayContains,
   ArrayMaxSize,
   ArrayMinSize,
   ArrayUnique,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsOptional,
@@ -109,6 +109,10 @@ export class CreateWebhookDto {
   @RateLimitPerSecond()
   rateLimitPerSecond?: number | null;
 
+  /** Extension (issue 31): deliveries one at a time, in the events feed's order (default false). */
+  @OptionalNotNull()
+  @IsBoolean()
+  ordered?: boolean;
   /** Extension: send each attempt's W3C traceparent (docs/webhooks.md "Trace context"); default false. */
   @OptionalNotNull()
   @IsBoolean()

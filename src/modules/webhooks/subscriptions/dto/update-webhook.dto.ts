@@ -30,6 +30,10 @@ export class UpdateWebhookDto {
   /** An extension: null switches pacing off. */
   @RateLimitPerSecond()
   rateLimitPerSecond?: number | null;
+  /** An extension: applies to the deliveries not attempted yet (docs/webhooks.md, "Ordered endpoints"). */
+  @OptionalNotNull()
+  @IsBoolean()
+  ordered?: boolean;
 
   /** An extension: send each attempt's W3C traceparent, or stop. */
   @OptionalNotNull()
