@@ -10,6 +10,8 @@ import { ConsoleModule } from './modules/console/console.module';
 import { ConsoleSessionsService } from './modules/console/console-sessions.service';
 import { SandboxModule } from './modules/sandbox/sandbox.module';
 import { SandboxResetService } from './modules/sandbox/sandbox-reset.service';
+import { DECLARED } from './modules/modules';
+import { DeclarationsModule } from './platform/modules/declarations.module';
 
 /** What the admin CLI's commands call (src/cli.ts), on a Nest context of their modules and the database. */
 export interface CliServices {
@@ -22,7 +24,10 @@ export interface CliServices {
 export async function withCliServices<T>(config: AppConfig, use: (services: CliServices) => Promise<T>): Promise<T> {
   // retryAttempts 0: a one-shot command should fail at once, not retry the connection for half a minute.
   const database = TypeOrmModule.forRoot({ ...dataSourceOptions(config), autoLoadEntities: true, retryAttempts: 0 });
-  @Module({ imports: [ConfigModule.forRoot(config), database, AuthModule, ConsoleModule, SandboxModule] })
+  // The modules' declarations: sandbox:reset clears the tenant tables they declare.
+  @Module({
+    imports: [ConfigModule.forRoot(config), database, DeclarationsModule.forRoot(DECLARED), AuthModule, ConsoleModule, SandboxModule],
+  })
   class CliModule {}
   const app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
   try {

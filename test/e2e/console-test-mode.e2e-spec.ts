@@ -73,6 +73,17 @@ describe('console: test mode', () => {
     expect(JSON.stringify((await live.get('/v1/webhooks').expect(200)).body)).not.toContain(url);
   });
 
+  it("in test mode the events page is the sandbox's feed", async () => {
+    const testProperty = await createProperty(test);
+    const liveProperty = await createProperty(live);
+    const inTest = (await testSession.get('/console/events').expect(200)).text;
+    const inLive = (await session.get('/console/events').expect(200)).text;
+    expect(inTest).toContain(testProperty.propertyId);
+    expect(inTest).not.toContain(liveProperty.propertyId);
+    expect(inLive).toContain(liveProperty.propertyId);
+    expect(inLive).not.toContain(testProperty.propertyId);
+  });
+
   it('creates a test key (shown once, popk_test_) and revokes it, marked Test', async () => {
     const created = await testSession.post('/console/keys', { label: 'Sandbox CI', test: 'true' }).expect(303);
     const shown = await testSession.get(created.headers.location as string).expect(200);

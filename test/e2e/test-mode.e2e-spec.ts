@@ -5,7 +5,6 @@ import { AddressInfo } from 'node:net';
 import { createPlatformClient, must, PlatformApiError } from '../../clients/typescript/src';
 import { AccountsService } from '../../src/modules/auth/accounts.service';
 import { SandboxResetService } from '../../src/modules/sandbox/sandbox-reset.service';
-import { TENANT_TABLES } from '../../src/modules/sandbox/sandbox-tables';
 import { ApiClient, appSuite, clientFor, createAccount, TestAccount, TestApp } from '../support/app';
 import { validBooking } from '../support/bookings';
 import { feedEvents } from '../support/events';
@@ -236,6 +235,15 @@ describe('test mode', () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformApiError);
     expect((error as PlatformApiError).status).toBe(404);
+    // The provider side, through the same typed client.
+    const job = await createJob(test, created.propertyId);
+    const accepted = await must(
+      sdk.api.POST('/v1/testHelpers/jobRequests/{jobRequestId}/accept', {
+        params: { path: { jobRequestId: job.jobRequestId } },
+        body: { email: ANN },
+      }),
+    );
+    expect(accepted.status).toBe(2);
   });
 
   it('clearing the sandbox deletes its data in every declared table, keeps live data and the test key', async () => {
@@ -254,10 +262,11 @@ describe('test mode', () => {
       `SELECT DISTINCT c.table_name FROM information_schema.columns c JOIN pg_class k ON k.relname = c.table_name
         WHERE c.column_name = 'account_id' AND c.table_schema = 'public' AND NOT k.relispartition AND c.table_name NOT LIKE '%_unpartitioned'`,
     );
-    const declared = new Set(TENANT_TABLES.map((x) => x.table));
+    const tenantTables = t.app.get(SandboxResetService).tables;
+    const declared = new Set(tenantTables.map((x) => x.table));
     const undeclared = tables.map((x) => x.table_name).filter((n) => !declared.has(n) && n !== 'api_keys' && !n.startsWith('console_'));
     expect(undeclared).toEqual([]);
-    for (const { table } of TENANT_TABLES) {
+    for (const { table } of tenantTables) {
       const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE account_id = $1`, [reset.sandboxAccountId]);
       expect({ table, n }).toEqual({ table, n: 0 });
     }

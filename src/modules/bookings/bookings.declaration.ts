@@ -22,6 +22,7 @@ export const BOOKING_EXAMPLES = {
 
 export const BOOKINGS = declareModule({
   ids: BOOKING_IDS,
+  tenantTables: [{ table: 'bookings' }],
   exampleIds,
   shapes: [BOOKING_SHAPE],
   examples: {

@@ -14,6 +14,7 @@ export const CALENDAR_FEED_EXAMPLES = {
 
 export const CALENDAR_FEEDS = declareModule({
   ids: CALENDAR_FEED_IDS,
+  tenantTables: [{ table: 'calendar_feeds' }, { table: 'calendar_feed_entries', key: ['feed_id', 'uid'] }],
   exampleIds,
   shapes: [CALENDAR_FEED_SHAPE],
   examples: {

@@ -29,6 +29,7 @@ export const CHECKLIST_EXAMPLES = {
 
 export const CHECKLISTS = declareModule({
   ids: CHECKLIST_IDS,
+  tenantTables: [{ table: 'checklists' }],
   exampleIds,
   shapes: [CHECKLIST_SHAPE],
   examples: {

@@ -8,6 +8,7 @@ export const EVENTS_EXAMPLE_IDS = { eventId: 'evt_01JDZK9E8F9G0H1J2K3M4N5P6Q' };
 
 export const EVENTS = declareModule({
   ids: EVENT_IDS,
+  tenantTables: [{ table: 'events' }],
   exampleIds: EVENTS_EXAMPLE_IDS,
   shapes: [EVENT_SHAPE],
   examples: {

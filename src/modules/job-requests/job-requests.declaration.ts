@@ -59,6 +59,7 @@ const JOB_REQUEST = {
 
 export const JOB_REQUESTS = declareModule({
   ids: JOB_REQUEST_IDS,
+  tenantTables: [{ table: 'job_requests' }, { table: 'job_request_comments' }],
   exampleIds,
   shapes: [JOB_REQUEST_SHAPE, COMPLETED_JOB_REQUEST_SHAPE, PAYMENT_STATUS_SHAPE, COMMENT_SHAPE],
   examples: {

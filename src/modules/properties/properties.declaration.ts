@@ -30,6 +30,7 @@ const pictureUrl = `${base}/v1/propertyPictures/${exampleIds.pictureId}/content`
 
 export const PROPERTIES = declareModule({
   ids: PROPERTY_IDS,
+  tenantTables: [{ table: 'properties' }, { table: 'property_pictures', blobKey: 'storage_key' }],
   exampleIds,
   shapes: [PROPERTY_SHAPE, OTHER_ATTRIBUTE_SHAPE, PROPERTY_PICTURE_SHAPE],
   examples: {

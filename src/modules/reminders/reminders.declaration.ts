@@ -21,6 +21,7 @@ export const REMINDER_EXAMPLES = {
 
 export const REMINDERS = declareModule({
   ids: REMINDER_IDS,
+  tenantTables: [{ table: 'reminders' }],
   exampleIds,
   shapes: [REMINDER_SHAPE],
   examples: {

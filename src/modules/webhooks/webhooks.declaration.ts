@@ -51,6 +51,12 @@ const REPLAY = {
 
 export const WEBHOOKS = declareModule({
   ids: WEBHOOK_IDS,
+  tenantTables: [
+    { table: 'webhook_subscriptions' },
+    { table: 'webhook_deliveries' },
+    { table: 'webhook_delivery_keys', key: ['account_id', 'event_id', 'subscription_id'] },
+    { table: 'webhook_replays' },
+  ],
   exampleIds,
   shapes: [
     WEBHOOK_SUBSCRIPTION_SHAPE,

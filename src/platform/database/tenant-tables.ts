@@ -1,7 +1,7 @@
 /**
- * A table whose rows belong to one account (its `account_id`), as the module that owns it declares it (a
- * `*-tenant.rules.ts` beside its migrations' users): what clearing an account's sandbox deletes. The order
- * of deletion is not declared: it comes from the foreign keys (SandboxResetService).
+ * A table whose rows belong to one account (its `account_id`), as the module that owns it declares it (its
+ * `<module>.declaration.ts`, `tenantTables`): what clearing an account's sandbox deletes. The order of
+ * deletion is not declared: it comes from the foreign keys (SandboxResetService).
  */
 export interface TenantTable {
   table: string;

@@ -1,4 +1,5 @@
 import type { IdKind } from '../ids/ids';
+import type { TenantTable } from '../database/tenant-tables';
 import type { ReadShape } from '../openapi/read-shape';
 
 /** One event a module publishes: its row in docs/events.md and its webhook in the OpenAPI document. */
@@ -24,6 +25,8 @@ export interface ModuleDeclaration {
   readonly examples?: Readonly<Record<string, unknown>>;
   readonly events?: Readonly<Record<string, EventDescription>>;
   readonly tags?: Readonly<Record<string, string>>;
+  /** The tables whose rows belong to an account (`account_id`): what clearing a sandbox deletes (docs/test-mode.md). */
+  readonly tenantTables?: readonly TenantTable[];
 }
 
 /**
@@ -47,6 +50,7 @@ export interface Declarations {
   readonly events: Readonly<Record<string, EventDescription>>;
   readonly eventNames: readonly string[];
   readonly tags: Readonly<Record<string, string>>;
+  readonly tenantTables: readonly TenantTable[];
 }
 
 /** Nest token of the assembled declarations (DeclarationsModule.forRoot). */
@@ -76,6 +80,7 @@ export function assembleDeclarations(modules: Readonly<Record<string, ModuleDecl
   const examples = new Map<string, unknown>();
   const events = new Map<string, EventDescription>();
   const tags = new Map<string, string>();
+  const tenantTables = new Map<string, TenantTable>();
   for (const [module, declaration] of Object.entries(modules)) {
     gather(ids, declaration.ids, 'the id kind', module, (kind) => kind.prefix);
     gather(exampleIds, declaration.exampleIds, 'the example id', module);
@@ -83,6 +88,7 @@ export function assembleDeclarations(modules: Readonly<Record<string, ModuleDecl
     gather(examples, declaration.examples, 'the example of', module);
     gather(events, declaration.events, 'the event', module);
     gather(tags, declaration.tags, 'the tag', module);
+    gather(tenantTables, Object.fromEntries((declaration.tenantTables ?? []).map((t) => [t.table, t])), 'the tenant table', module);
   }
   return {
     ids,
@@ -92,5 +98,6 @@ export function assembleDeclarations(modules: Readonly<Record<string, ModuleDecl
     events: Object.fromEntries(events),
     eventNames: [...events.keys()],
     tags: Object.fromEntries(tags),
+    tenantTables: [...tenantTables.values()],
   };
 }
