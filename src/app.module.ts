@@ -1,13 +1,13 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { AppConfig } from './config/config';
 import { ApiKeyGuard } from './modules/auth/api-key.guard';
 import { JobRequestTestHelpersModule } from './modules/job-requests/provider/test-helpers.module';
 import { DECLARED, HTTP_MODULES } from './modules/modules';
 import { McpHttpModule } from './modules/mcp/mcp-http.module';
-import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
+import { EntryMiddleware } from './http-entry.middleware';
 import { ProblemFilter } from './platform/http/problem.filter';
-import { RequestIdMiddleware } from './platform/http/request-id';
+import { RoutePlans } from './modules/auth/route-plans';
 import { RateLimiter } from './platform/http/rate-limit.service';
 import { StrictRequestGuard } from './platform/http/strict-request.guard';
 import { StrictValidationPipe } from './platform/http/strict-validation.pipe';
@@ -18,9 +18,10 @@ import { OpenApiModule } from './openapi/openapi.module';
 import { QueueDashboardModule } from './admin/queue-dashboard.module';
 
 /**
- * The API process. Every request passes: request id → (request log, unless silent) → JSON
- * body → auth and rate limit guard → strict request guard (unreadable bodies, undeclared query
- * or body fields) → (idempotency interceptor) → strict validation → controller.
+ * The API process. Every request passes: (request log, unless silent) → the entry middleware (request
+ * id, the key check and rate limit for a planned route, JSON body) → auth and rate limit guard (for a
+ * route the entry did not plan) → strict request guard (unreadable bodies, undeclared query or body
+ * fields) → (idempotency interceptor) → strict validation → controller.
  */
 /**
  * The modules that serve the API's routes. Apart so that a test can read the routes their
@@ -45,6 +46,7 @@ export class AppModule implements NestModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config, 'api', dataSourceOptions(config)),
+        DiscoveryModule,
         ...apiModules(config),
         ...(config.ops.admin ? [QueueDashboardModule.forRoot(config.ops.admin)] : []),
       ],
@@ -53,7 +55,10 @@ export class AppModule implements NestModule {
         { provide: APP_PIPE, useClass: StrictValidationPipe },
         // Who is calling and how often, decided together (the key lookup and the limit run concurrently).
         RateLimiter,
-        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        RoutePlans,
+        // One instance: the entry middleware runs its check for planned routes, the global guard for the rest.
+        ApiKeyGuard,
+        { provide: APP_GUARD, useExisting: ApiKeyGuard },
         // Guards run in the order registered. Then bodies the JSON middleware could not read (now that the caller is known and counted),
         // and query parameters or body fields sent to routes that declare none.
         { provide: APP_GUARD, useClass: StrictRequestGuard },
@@ -62,11 +67,6 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestIdMiddleware).forRoutes('*path');
-    // The console posts HTML forms, which its own middleware reads (ConsoleHttpModule).
-    consumer
-      .apply(JsonBodyMiddleware)
-      .exclude({ path: 'console', method: RequestMethod.ALL }, { path: 'console/*path', method: RequestMethod.ALL })
-      .forRoutes('*path');
+    consumer.apply(EntryMiddleware).forRoutes('*path');
   }
 }

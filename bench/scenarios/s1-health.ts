@@ -5,13 +5,13 @@ import { compare } from '../support/load';
 export async function health(ctx: BenchContext): Promise<Outcome> {
   const api = await ctx.readApi();
   const raw = await ctx.rawServer();
-  const result = await compare({ origin: api.origin, paths: ['/v1/health'] }, { origin: raw, paths: ['/health'] });
+  const result = await compare({ origin: api.origin, paths: ['/v1/health'] }, { origin: raw, paths: ['/health'] }, api.process);
   const ratio = result.ours / result.baseline;
   return {
     ours: `${Math.round(result.ours)} req/s`,
     baseline: `${Math.round(result.baseline)} req/s`,
     ratio: `${ratio.toFixed(2)}x`,
-    pass: result.honest && ratio >= 0.8,
+    pass: result.honest && ratio >= 0.85,
     dishonest: result.honest ? undefined : 'a response was not 2xx',
     details: { ...result, ratio },
   };

@@ -3,7 +3,8 @@ import { compare } from '../support/load';
 
 /**
  * S2: GET /v1/properties/{id} over random ids of 10,000 seeded properties, against bare Express +
- * pg doing the same key lookup and property read as prepared statements.
+ * pg doing the same key lookup (and, beside it, the same rate-limit script on Redis) and property read
+ * as prepared statements.
  */
 export async function propertyRead(ctx: BenchContext): Promise<Outcome> {
   const api = await ctx.readApi();
@@ -13,6 +14,7 @@ export async function propertyRead(ctx: BenchContext): Promise<Outcome> {
   const result = await compare(
     { origin: api.origin, paths: sample.map((id) => `/v1/properties/${id}`), headers },
     { origin: raw, paths: sample.map((id) => `/v1/properties/${id}`), headers },
+    api.process,
   );
   const ratio = result.ours / result.baseline;
   ctx.figures.set('S2.ours', result.ours);
@@ -20,7 +22,7 @@ export async function propertyRead(ctx: BenchContext): Promise<Outcome> {
     ours: `${Math.round(result.ours)} req/s`,
     baseline: `${Math.round(result.baseline)} req/s`,
     ratio: `${ratio.toFixed(2)}x`,
-    pass: result.honest && ratio >= 0.65,
+    pass: result.honest && ratio >= 0.85,
     dishonest: result.honest ? undefined : 'a response was not 2xx',
     details: { ...result, ratio },
   };

@@ -53,10 +53,10 @@ async function pgbench(script: string, vars: Record<string, string>, seconds: nu
 
 /**
  * S3: POST /v1/bookings (validation, the property resolved, the booking, its automatic turnover
- * reminder, two events, one transaction) at 10 connections, against pgbench running the create's
- * statements as a custom script on 10 clients in the same run (the goal), and against bare Express
- * with `pg` running the same statements prepared (the raw server: what Node does with them without the
- * framework, so the distance to the goal splits into what is Node's and what is ours): a warm-up of
+ * reminder, two events, one transaction) at 10 connections, against bare Express with `pg` running the
+ * same statements prepared after the same key lookup and rate-limit script (the raw server: what Node does
+ * with them without the framework; the goal since issue 33), and against pgbench running the statements as
+ * a custom script on 10 clients in the same run (what PostgreSQL does with them without Node): a warm-up of
  * each, then three alternating rounds; each figure is the median of its rounds. Honest when every
  * response was a 201, pgbench failed nothing, and the account holds the bookings all three made,
  * each with its reminder.
@@ -155,8 +155,8 @@ export async function bookingCreate(ctx: BenchContext): Promise<Outcome> {
   return {
     ours: `${Math.round(oursTps)} creates/s`,
     baseline: `${Math.round(pgbenchTps)} tx/s (pgbench); bare Express + pg: ${Math.round(rawTps)} creates/s, ${(rawTps / pgbenchTps).toFixed(2)}x`,
-    ratio: `${ratio.toFixed(2)}x (${(oursTps / rawTps).toFixed(2)}x of bare Express)`,
-    pass: problems.length === 0 && ratio >= 0.5,
+    ratio: `${(oursTps / rawTps).toFixed(2)}x of bare Express (${ratio.toFixed(2)}x of pgbench)`,
+    pass: problems.length === 0 && oursTps / rawTps >= 0.6,
     dishonest: problems.length ? [...new Set(problems)].join('; ') : undefined,
     details: {
       apiCpuMsPerCreate,

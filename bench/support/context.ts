@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { Pool } from 'undici';
 import {
   BENCH_DATABASE_URL,
+  BENCH_REDIS_PREFIX,
   BENCH_REDIS_URL,
   productionEnv,
   SeededAccount,
@@ -96,6 +97,19 @@ export class BenchContext {
     });
   }
 
+  /**
+   * A third production API connected directly, like S2's, but with the production default
+   * DATABASE_POOLER=transaction (unnamed statements, parsed and planned on every call) (S2P).
+   */
+  unpreparedReadApi(): Promise<{ origin: string }> {
+    return this.once('unpreparedReadApi', async () => {
+      await this.readApi(); // its seed
+      const { origin, process } = await startApi('unprepared-api', productionEnv({ DATABASE_POOLER: 'transaction' }));
+      this.track(process);
+      return { origin };
+    });
+  }
+
   /** Stops the shared production API (S7 measures a fresh one and wants the CPU to itself). */
   async stopReadApi(): Promise<void> {
     const api = this.cached.get('readApi') as Promise<{ process: BenchProcess }> | undefined;
@@ -133,7 +147,12 @@ export class BenchContext {
   rawServer(): Promise<string> {
     return this.once('raw', async () => {
       const port = await freePort();
-      const input = JSON.stringify({ port, databaseUrl: BENCH_DATABASE_URL, redisUrl: BENCH_REDIS_URL });
+      const input = JSON.stringify({
+        port,
+        databaseUrl: BENCH_DATABASE_URL,
+        redisUrl: BENCH_REDIS_URL,
+        redisPrefix: `${BENCH_REDIS_PREFIX}-raw`,
+      });
       const raw = this.track(
         startNode('raw', join(__dirname, '..', 'baselines', 'raw-server.js'), { PATH: process.env.PATH ?? '' }, { args: [input] }),
       );

@@ -23,20 +23,29 @@ export interface Comparison {
   rounds: { ours: LoadResult[]; baseline: LoadResult[] };
   /** Every response of every round (warm-ups included) was a 2xx: otherwise the figures mean nothing. */
   honest: boolean;
+  /** The API process's own CPU per request (ms, median of its rounds, from /proc), when its process was given. */
+  apiCpuMsPerRequest?: number;
 }
 
 /**
  * A warm-up of each side, then three alternating rounds (ours, baseline, ours, ...), so drift
  * in machine load hits both alike; each side's figure is the median of its three rounds.
  */
-export async function compare(ours: Omit<LoadSpec, 'seconds' | 'connections'>, baseline: Omit<LoadSpec, 'seconds' | 'connections'>) {
+export async function compare(
+  ours: Omit<LoadSpec, 'seconds' | 'connections'>,
+  baseline: Omit<LoadSpec, 'seconds' | 'connections'>,
+  api?: { cpuMs(): number },
+) {
   const warm = [
     await load({ ...ours, connections: CONNECTIONS, seconds: WARM_UP_SECONDS }),
     await load({ ...baseline, connections: CONNECTIONS, seconds: WARM_UP_SECONDS }),
   ];
   const rounds: Comparison['rounds'] = { ours: [], baseline: [] };
+  const cpu: number[] = [];
   for (let round = 0; round < 3; round++) {
+    const before = api?.cpuMs() ?? 0;
     rounds.ours.push(await load({ ...ours, connections: CONNECTIONS, seconds: ROUND_SECONDS }));
+    if (api) cpu.push((api.cpuMs() - before) / rounds.ours[round].total);
     rounds.baseline.push(await load({ ...baseline, connections: CONNECTIONS, seconds: ROUND_SECONDS }));
   }
   const all = [...warm, ...rounds.ours, ...rounds.baseline];
@@ -45,5 +54,6 @@ export async function compare(ours: Omit<LoadSpec, 'seconds' | 'connections'>, b
     baseline: median(rounds.baseline.map((r) => r.requestsPerSecond)),
     rounds,
     honest: all.every((r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 && r.total > 0),
+    apiCpuMsPerRequest: api ? median(cpu) : undefined,
   } satisfies Comparison;
 }

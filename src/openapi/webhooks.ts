@@ -1,5 +1,6 @@
 import { SHAPE_EXAMPLES } from './examples';
 import { DECLARED } from '../modules/modules';
+import { WEBHOOK_IDS } from '../modules/webhooks/webhooks.ids';
 import type { JsonSchema } from './dto-schemas';
 import { EVENT_SHAPE } from '../modules/events/event.response';
 
@@ -55,8 +56,8 @@ export const WEBHOOK_HEADERS = [
   headerParam(
     'webhook-id',
     'The delivery id: unique per (event, subscription), stable across retries. Dedupe by it.',
-    { type: 'string', pattern: '^whd_' },
-    'whd_01JDZK8W7X8Y9Z0A1B2C3D4E5F',
+    { type: 'string', pattern: `^${WEBHOOK_IDS.delivery.prefix}_` },
+    DECLARED.exampleIds.deliveryId,
   ),
   headerParam(
     'webhook-timestamp',
@@ -113,7 +114,7 @@ export function webhooksSection(): Record<string, object> {
                   example: {
                     clientRequestId: 'req_7f0c2a4e-2f61-4d89-a8a4-3b1d2b9f5c11',
                     apiRequestId: '7f0c2a4e-2f61-4d89-a8a4-3b1d2b9f5c11',
-                    targetAccountId: 'acct_01JDZK3A1B2C3D4E5F6G7H8J9K',
+                    targetAccountId: DECLARED.exampleIds.accountId,
                     createdAt: '2030-06-20T09:30:00.000Z',
                     eventName,
                     results: [SHAPE_EXAMPLES[resultSchema] ?? SHAPE_EXAMPLES.JobRequest],

@@ -9,7 +9,7 @@ import { ApiRequest, routeTemplate } from './http/request-context';
  * route (template), status and duration. Keys, secrets and signatures never reach a log:
  * request headers are not logged at all, and bodies never are. With LOG_LEVEL=silent the
  * request logger is not mounted at all (it would still build a child logger per request);
- * RequestIdMiddleware assigns request ids either way.
+ * the entry middleware (src/http-entry.middleware.ts) assigns request ids either way.
  */
 export function loggerParams(config: AppConfig, processName: 'api' | 'worker' | 'cli'): Params {
   return {

@@ -2,7 +2,7 @@ import { ApiClient, startApp, TestApp } from '../support/app';
 import { validBooking } from '../support/bookings';
 import { createChecklist, validJob } from '../support/job-requests';
 import { createLegacyAccount } from '../support/legacy';
-import { createPrivateDatabase, PrivateDatabase, PrivateRedis, startPrivateRedis } from '../support/private-services';
+import { PrivateDatabase, PrivateRedis, PrivateServices, startPrivateServices } from '../support/private-services';
 import { createProperty, validProperty } from '../support/properties';
 import { waitUntil } from '../support/wait';
 import { ReceivedRequest, startReceiver, WebhookReceiver } from '../support/webhook-receiver';
@@ -19,22 +19,19 @@ import { LegacyRetentionService } from '../../src/modules/legacy/legacy-retentio
 describe('legacy batches and the legacy webhook', () => {
   let db: PrivateDatabase;
   let redis: PrivateRedis;
+  let services: PrivateServices | undefined;
   let env: Record<string, string>;
   let t: TestApp;
   let worker: TestWorker | undefined;
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    db = await createPrivateDatabase('legacy');
-    redis = await startPrivateRedis();
-    env = {
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-legacy`,
+    services = await startPrivateServices('legacy', {
       LEGACY_SWEEP_INTERVAL_MS: '200',
       WEBHOOK_SWEEP_INTERVAL_MS: '500',
       WEBHOOK_RETENTION_INTERVAL_MS: '0',
-    };
+    });
+    ({ db, redis, env } = services);
     t = await startApp(env);
     receiver = await startReceiver();
   }, 60_000);
@@ -46,8 +43,7 @@ describe('legacy batches and the legacy webhook', () => {
   afterAll(async () => {
     await t?.close();
     await receiver?.close();
-    await redis?.stop();
-    await db?.drop();
+    await services?.close();
   });
 
   const bodies = (requests: ReceivedRequest[]) => requests.map((r) => JSON.parse(r.rawBody) as Record<string, any>);

@@ -2,7 +2,7 @@ import { Scheduler } from '../../src/platform/scheduling/scheduler';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { createBooking } from '../support/bookings';
 import { createProperty } from '../support/properties';
-import { createPrivateDatabase, PrivateDatabase, PrivateRedis, startPrivateRedis } from '../support/private-services';
+import { PrivateDatabase, PrivateRedis, PrivateServices, startPrivateServices } from '../support/private-services';
 import { waitUntil } from '../support/wait';
 import { startWorker, TestWorker } from '../support/worker';
 
@@ -15,6 +15,7 @@ import { startWorker, TestWorker } from '../support/worker';
 describe('reminders: the scheduled sweep when Redis fails', () => {
   let db: PrivateDatabase;
   let redis: PrivateRedis;
+  let services: PrivateServices | undefined;
   let env: Record<string, string>;
   let t: TestApp;
   let worker: TestWorker;
@@ -33,16 +34,12 @@ describe('reminders: the scheduled sweep when Redis fails', () => {
   }
 
   beforeAll(async () => {
-    db = await createPrivateDatabase('reminders');
-    redis = await startPrivateRedis();
-    env = {
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: `pop-test-${process.env.TEST_RUN_ID}-reminders-scheduled`,
+    services = await startPrivateServices('reminders', {
       REMINDER_SWEEP_INTERVAL_MS: '200',
       WEBHOOK_SWEEP_INTERVAL_MS: '0',
       WEBHOOK_RETENTION_INTERVAL_MS: '0',
-    };
+    });
+    ({ db, redis, env } = services);
     t = await startApp(env);
     worker = await startWorker(env);
     account = await createAccount(t);
@@ -52,8 +49,7 @@ describe('reminders: the scheduled sweep when Redis fails', () => {
   afterAll(async () => {
     await worker?.close();
     await t?.close();
-    await redis?.stop();
-    await db?.drop();
+    await services?.close();
   });
 
   it('runs the reminder sweep in the worker', () => {

@@ -13,10 +13,9 @@ import { DAY, validBooking } from '../support/bookings';
 import { CalendarServer, icsFixture, startCalendarServer } from '../support/calendar-server';
 import { TINY_JPEG } from '../support/images';
 import { validJob } from '../support/job-requests';
-import { createPrivateDatabase, freePort, PrivateDatabase, PrivateRedis, startPrivateRedis } from '../support/private-services';
+import { freePort, PrivateDatabase, PrivateServices, startPrivateServices } from '../support/private-services';
 import { validProperty } from '../support/properties';
 import { call, gaps, periodicTaskRuns, recordPeriodicTaskRuns, refused, Reply, within } from '../support/replicas';
-import { TEST_RUN_ID } from '../support/test-env';
 import { waitUntil } from '../support/wait';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { spawnWorkerProcess, WorkerProcess } from '../support/worker-process';
@@ -49,7 +48,7 @@ const PATHS = ['/a', '/b', '/legacy'];
 
 describe('replicas: two APIs and two workers on one database and Redis', () => {
   let db: PrivateDatabase;
-  let redis: PrivateRedis;
+  let services: PrivateServices | undefined;
   let apis: ApiProcess[] = [];
   let workers: WorkerProcess[] = [];
   let receiver: WebhookReceiver;
@@ -76,13 +75,7 @@ describe('replicas: two APIs and two workers on one database and Redis', () => {
   const step = (what: string) => steps.push(`${what} ${((Date.now() - startedAt) / 1000).toFixed(1)}s`);
 
   beforeAll(async () => {
-    db = await createPrivateDatabase('replicas');
-    await recordPeriodicTaskRuns(db);
-    redis = await startPrivateRedis();
-    const env: Record<string, string> = {
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: `pop-test-${TEST_RUN_ID}-replicas`,
+    services = await startPrivateServices('replicas', {
       WEBHOOK_SWEEP_INTERVAL_MS: String(TASK_INTERVALS_MS[SWEEP_TASK]),
       REMINDER_SWEEP_INTERVAL_MS: String(TASK_INTERVALS_MS[REMINDER_SWEEP_TASK]),
       LEGACY_SWEEP_INTERVAL_MS: String(TASK_INTERVALS_MS[LEGACY_SWEEP_TASK]),
@@ -90,7 +83,10 @@ describe('replicas: two APIs and two workers on one database and Redis', () => {
       WEBHOOK_RETENTION_INTERVAL_MS: String(TASK_INTERVALS_MS[RETENTION_TASK]),
       CALENDAR_SYNC_INTERVAL_MS: String(SYNC_INTERVAL_MS),
       SHUTDOWN_TIMEOUT_MS: '20000',
-    };
+    });
+    db = services.db;
+    const { env } = services;
+    await recordPeriodicTaskRuns(db);
     // Started together (generous bounds: four Node processes booting at once on a busy machine take a while).
     const started = await Promise.allSettled([
       spawnApiProcess(await freePort(), env, START_TIMEOUT_MS),
@@ -145,8 +141,7 @@ describe('replicas: two APIs and two workers on one database and Redis', () => {
     await receiver?.close();
     await calendars?.close();
     if (images) await new Promise((resolve) => images.close(resolve));
-    await redis?.stop();
-    await db?.drop();
+    await services?.close();
   });
 
   /** Sends to API `target`, or to the other when the target was stopped and refuses the connection. */

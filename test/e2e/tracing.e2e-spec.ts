@@ -145,8 +145,9 @@ describe('traces: OpenTelemetry from the request to each webhook attempt', () =>
     if (process.env.TRACE_TREE_FILE) writeFileSync(process.env.TRACE_TREE_FILE, renderTrace(trace()));
 
     // Logs joined: the worker's line of the traced attempt carries its trace and span ids.
+    // (Waited for: the line's pipe from the child may trail the spans' export.)
+    await waitUntil(async () => worker.logs().some((l) => l.trace_id === request.traceId), 10_000, "the attempt's log line");
     const line = worker.logs().find((l) => l.trace_id === request.traceId);
-    expect(line).toBeDefined();
     expect(line!.span_id).toMatch(/^[0-9a-f]{16}$/);
   }, 90_000);
 

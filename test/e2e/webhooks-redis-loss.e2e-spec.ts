@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { validProperty } from '../support/properties';
-import { createPrivateDatabase, PrivateDatabase, PrivateRedis, startPrivateRedis } from '../support/private-services';
+import { PrivateDatabase, PrivateRedis, PrivateServices, startPrivateServices } from '../support/private-services';
 import { waitUntil } from '../support/wait';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { publishEvent, subscribe, waitForFinalDeliveries } from '../support/webhooks';
@@ -16,6 +16,7 @@ import { startWorker, TestWorker } from '../support/worker';
 describe('webhook delivery when Redis is lost', () => {
   let db: PrivateDatabase;
   let redis: PrivateRedis;
+  let services: PrivateServices | undefined;
   let env: Record<string, string>;
   let t: TestApp;
   let account: TestAccount;
@@ -50,17 +51,14 @@ describe('webhook delivery when Redis is lost', () => {
   }
 
   beforeAll(async () => {
-    db = await createPrivateDatabase('redis_loss');
-    redis = await startPrivateRedis();
-    env = {
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
+    services = await startPrivateServices('redis_loss', {
       REDIS_PREFIX: 'pop',
       WEBHOOK_TIMEOUT_MS: '1000',
       WEBHOOK_RETRY_BASE_MS: '500',
       WEBHOOK_SWEEP_INTERVAL_MS: '200',
       WEBHOOK_RETENTION_INTERVAL_MS: '0',
-    };
+    });
+    ({ db, redis, env } = services);
     t = await startApp(env);
     account = await createAccount(t);
     api = clientFor(t, account);
@@ -76,8 +74,7 @@ describe('webhook delivery when Redis is lost', () => {
   afterAll(async () => {
     await t?.close();
     await Promise.all(receivers.map((r) => r.close()));
-    await redis?.stop();
-    await db?.drop();
+    await services?.close();
   });
 
   it('commits a write while Redis is down (the outbox) and delivers it once Redis is back, empty', async () => {

@@ -5,7 +5,7 @@ import { workerName } from '../../src/platform/queue/queue-worker';
 import { redisConnectionOptions } from '../../src/platform/redis/redis-connection';
 import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
 import { validProperty } from '../support/properties';
-import { createPrivateDatabase, PrivateDatabase, PrivateRedis, startPrivateRedis } from '../support/private-services';
+import { PrivateDatabase, PrivateRedis, PrivateServices, startPrivateServices } from '../support/private-services';
 import { sleep, waitUntil } from '../support/wait';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { subscribe } from '../support/webhooks';
@@ -48,6 +48,7 @@ const describeScenario = process.env.KILL_SCENARIO === '1' ? describe : describe
 describeScenario('webhook delivery when worker processes are killed mid-stream', () => {
   let db: PrivateDatabase;
   let redis: PrivateRedis;
+  let services: PrivateServices | undefined;
   let env: Record<string, string>;
   let t: TestApp;
   let api: ApiClient;
@@ -64,16 +65,13 @@ describeScenario('webhook delivery when worker processes are killed mid-stream',
   }
 
   beforeAll(async () => {
-    db = await createPrivateDatabase('worker_kill');
-    redis = await startPrivateRedis();
     // Production's attempt deadline (the test environment's is 2 s): the delivery jobs' BullMQ lock is 40 s.
-    env = {
-      DATABASE_URL: db.url,
-      REDIS_URL: redis.url,
+    services = await startPrivateServices('worker_kill', {
       REDIS_PREFIX: 'pop',
       WEBHOOK_TIMEOUT_MS: '10000',
       WEBHOOK_RETENTION_INTERVAL_MS: '0',
-    };
+    });
+    ({ db, redis, env } = services);
     t = await startApp(env);
     api = clientFor(t, await createAccount(t));
     r = await startReceiver();
@@ -89,8 +87,7 @@ describeScenario('webhook delivery when worker processes are killed mid-stream',
     await queue?.close();
     await t?.close();
     await r?.close();
-    await redis?.stop();
-    await db?.drop();
+    await services?.close();
   });
 
   /**

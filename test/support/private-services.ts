@@ -66,6 +66,31 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   return { url, start, stop };
 }
 
+/** A private database and redis-server together, and the app's environment pointing at them. */
+export interface PrivateServices {
+  db: PrivateDatabase;
+  redis: PrivateRedis;
+  /** DATABASE_URL, REDIS_URL and a REDIS_PREFIX of the file's name, then `settings`. */
+  env: Record<string, string>;
+  /** Stops the redis-server and drops the database. */
+  close(): Promise<void>;
+}
+
+export async function startPrivateServices(name: string, settings: Record<string, string> = {}): Promise<PrivateServices> {
+  const db = await createPrivateDatabase(name);
+  const redis = await startPrivateRedis();
+  const env = { DATABASE_URL: db.url, REDIS_URL: redis.url, REDIS_PREFIX: `pop-test-${TEST_RUN_ID}-${name}`, ...settings };
+  return {
+    db,
+    redis,
+    env,
+    close: async () => {
+      await redis.stop();
+      await db.drop();
+    },
+  };
+}
+
 async function ping(url: string): Promise<boolean> {
   // The app's disconnect timeout: with ioredis' own (2 s), a failed ping held the process 2 s after it.
   const client = new Redis(url, {

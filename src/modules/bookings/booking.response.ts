@@ -3,6 +3,8 @@ import { readShape } from '../../platform/openapi/read-shape';
 import { toOtherAttribute } from '../properties/property.response';
 import { BookingEntity, BookingOtherAttribute } from './booking.entity';
 import { BOOKING_STATUSES } from './booking.rules';
+import { BOOKING_IDS } from './bookings.ids';
+import { PROPERTY_IDS } from '../properties/properties.ids';
 
 /**
  * The booking read shape (spec 2.4), for responses and booking.* event results alike. guestDetails
@@ -47,9 +49,9 @@ export const BOOKING_SHAPE = readShape<BookingResponse>(
   'Booking',
   "A booking (spec 2.4); guests' sourceId and sourcePictureUrl are never returned.",
   {
-    bookingId: id('bk'),
+    bookingId: id(BOOKING_IDS.booking),
     sourceBookingId: str,
-    propertyId: id('prop'),
+    propertyId: id(PROPERTY_IDS.property),
     status: enumOf(BOOKING_STATUSES, '1 created, 2 dates changed, 3 cancelled'),
     startDate: dateTime,
     endDate: dateTime,

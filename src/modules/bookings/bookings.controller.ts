@@ -1,6 +1,5 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { PostAction } from '../../platform/http/post-routes';
-import { Idempotent } from '../../platform/http/idempotency.interceptor';
+import { Body, Controller, Delete, Get, Param, Patch, Query } from '@nestjs/common';
+import { PostAction, PostCreate } from '../../platform/http/post-routes';
 import { RequestContext } from '../../platform/context/request-context';
 import { Ctx } from '../../platform/http/request-context';
 import { BookingsService } from './bookings.service';
@@ -25,8 +24,7 @@ export class BookingsController {
     problems: [404, 409],
     example: { body: BOOKING_EXAMPLES.bookingBody },
   })
-  @Post()
-  @Idempotent()
+  @PostCreate()
   create(@Ctx() ctx: RequestContext, @Body() dto: CreateBookingDto) {
     return this.bookings.create(ctx, dto);
   }

@@ -2,6 +2,8 @@ import { CalendarFeedEntity } from './calendar-feed.entity';
 import type { FeedStatus } from './calendar-feed.rules';
 import { bool, dateTime, described, enumOf, everyMember, id, int, orNull, str, uri } from '../../platform/openapi/json-schema';
 import { readShape } from '../../platform/openapi/read-shape';
+import { CALENDAR_FEED_IDS } from './calendar-feeds.ids';
+import { PROPERTY_IDS } from '../properties/properties.ids';
 
 const HH_MM = '^([01]\\d|2[0-3]):[0-5]\\d$';
 
@@ -60,8 +62,8 @@ export const CALENDAR_FEED_SHAPE = readShape<CalendarFeedResponse>(
   'CalendarFeed',
   "A calendar feed (issue 14, an extension of the spec): an iCal link the worker syncs into the property's bookings.",
   {
-    id: id('cal'),
-    propertyId: id('prop'),
+    id: id(CALENDAR_FEED_IDS.calendarFeed),
+    propertyId: id(PROPERTY_IDS.property),
     url: uri,
     label: orNull(str),
     checkInTime: { type: 'string', pattern: HH_MM, description: 'date-only stays start at this time, in the property time zone' },

@@ -1,7 +1,6 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
-import { PostQueued } from '../../platform/http/post-routes';
+import { Body, Controller, Delete, Get, Param, Patch } from '@nestjs/common';
+import { PostCreate, PostQueued } from '../../platform/http/post-routes';
 import { RequestContext } from '../../platform/context/request-context';
-import { Idempotent } from '../../platform/http/idempotency.interceptor';
 import { Ctx } from '../../platform/http/request-context';
 import { CalendarFeedsService } from './calendar-feeds.service';
 import { CreateCalendarFeedDto } from './dto/create-calendar-feed.dto';
@@ -31,8 +30,7 @@ export class CalendarFeedsController {
       },
     },
   })
-  @Post('properties/:propertyId/calendarFeeds')
-  @Idempotent()
+  @PostCreate('properties/:propertyId/calendarFeeds')
   create(@Ctx() ctx: RequestContext, @Param('propertyId') propertyId: string, @Body() dto: CreateCalendarFeedDto) {
     return this.feeds.create(ctx, propertyId, dto);
   }

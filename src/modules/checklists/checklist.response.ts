@@ -1,6 +1,8 @@
 import { arrayOf, bool, dateTime, id, orNull, shapeOf, str } from '../../platform/openapi/json-schema';
 import { readShape } from '../../platform/openapi/read-shape';
 import { ChecklistEntity } from './checklist.entity';
+import { CHECKLIST_IDS } from './checklists.ids';
+import { PROPERTY_IDS } from '../properties/properties.ids';
 
 export interface TaskResponse {
   label: string;
@@ -57,20 +59,20 @@ export const CHECKLIST_SHAPE = readShape<ChecklistResponse>(
   'Checklist',
   'A checklist (spec 2.3) with its server-minted taskGroupId and taskId values.',
   {
-    checklistId: id('chk'),
-    propertyId: id('prop'),
+    checklistId: id(CHECKLIST_IDS.checklist),
+    propertyId: id(PROPERTY_IDS.property),
     title: str,
     description: orNull(str),
     disabled: bool,
     disabledAt: orNull(dateTime),
     taskGroups: arrayOf(
       shapeOf<TaskGroupResponse>('A step of the checklist: tasks, or one illustration picture (create only).', {
-        taskGroupId: id('tgrp'),
+        taskGroupId: id(CHECKLIST_IDS.taskGroup),
         title: str,
         sourceTaskGroupId: orNull(str),
         verificationRequired: bool,
         sourcePictureUrl: orNull(str),
-        tasks: arrayOf(shapeOf<TaskResponse>('A task.', { label: str, sourceTaskId: orNull(str), taskId: id('task') })),
+        tasks: arrayOf(shapeOf<TaskResponse>('A task.', { label: str, sourceTaskId: orNull(str), taskId: id(CHECKLIST_IDS.task) })),
       }),
     ),
     createdAt: dateTime,

@@ -1,6 +1,7 @@
 import { dateTime, id, str } from '../../platform/openapi/json-schema';
 import { readShape } from '../../platform/openapi/read-shape';
 import { EventEntity } from './event.entity';
+import { EVENT_IDS } from './events.ids';
 
 /** The event envelope of spec 6.1 (without notifiedAt, which webhooks stamp per attempt). */
 export interface EventResponse {
@@ -29,7 +30,7 @@ export const EVENT_SHAPE = readShape<EventResponse>(
   'Event',
   'An event of the feed: the envelope of spec 6.1 without notifiedAt (stamped per webhook attempt).',
   {
-    id: id('evt'),
+    id: id(EVENT_IDS.event),
     eventName: str,
     createdAt: dateTime,
     clientRequestId: { type: 'string', description: "the originating request's Idempotency-Key, else req_<x-request-id>" },

@@ -27,6 +27,10 @@ import {
   verificationOf,
 } from './job-snapshot.rules';
 import { JOB_STATUS_MEANING, JOB_STATUSES } from './job-status.rules';
+import { BOOKING_IDS } from '../bookings/bookings.ids';
+import { CHECKLIST_IDS } from '../checklists/checklists.ids';
+import { JOB_REQUEST_IDS } from './job-requests.ids';
+import { PROPERTY_IDS } from '../properties/properties.ids';
 
 /** Spec 2.6's address object. The service knows the derived address text and the country, no street-level parts. */
 export interface JobAddress {
@@ -150,7 +154,7 @@ export function toPaymentStatusResponse(job: Pick<JobRequestEntity, 'id' | 'paym
 }
 
 const JOB_FIELDS: FieldSchemas<JobRequestResponse> = {
-  jobRequestId: id('job'),
+  jobRequestId: id(JOB_REQUEST_IDS.jobRequest),
   status: enumOf(JOB_STATUSES, JOB_STATUSES.map((status) => `${status} ${JOB_STATUS_MEANING[status]}`).join(', ')),
   jobType: enumOf(JOB_TIME_TYPES),
   title: str,
@@ -161,7 +165,7 @@ const JOB_FIELDS: FieldSchemas<JobRequestResponse> = {
   actualStartTime: orNull(dateTime),
   actualEndTime: orNull(dateTime),
   hostId: str,
-  propertyId: id('prop'),
+  propertyId: id(PROPERTY_IDS.property),
   propertyTitle: str,
   address: shapeOf<JobAddress>('The property address; the service derives one line (AddressArray) and the country.', {
     street: orNull(str),
@@ -181,11 +185,11 @@ const JOB_FIELDS: FieldSchemas<JobRequestResponse> = {
     minItems: 2,
     maxItems: 2,
   },
-  checklists: described(arrayOf(id('chk')), 'ids of the checklists copied onto the job'),
+  checklists: described(arrayOf(id(CHECKLIST_IDS.checklist)), 'ids of the checklists copied onto the job'),
   cleanerId: orNull(str),
   cleanerEmail: orNull(str),
   cleanerName: orNull(str),
-  partnerBookingId: optional(described(id('bk'), 'the booking the job was created for (sourceBookingId), when linked')),
+  partnerBookingId: optional(described(id(BOOKING_IDS.booking), 'the booking the job was created for (sourceBookingId), when linked')),
   offeredPrice: orNull({ type: 'number', minimum: 0 }),
   offeredPriceCurrency: orNull(str),
   verification: shapeOf<Verification>(
@@ -226,7 +230,7 @@ export const COMPLETED_JOB_REQUEST_SHAPE = readShape<CompletedJobResponse>(
     ...JOB_FIELDS,
     tasks: arrayOf(
       shapeOf<TaskResult>('A task of the job, by taskId.', {
-        taskId: id('task'),
+        taskId: id(CHECKLIST_IDS.task),
         checklistId: described(orNull(str), 'null for a one-off task'),
         label: str,
         sourceTaskId: orNull(str),
@@ -237,7 +241,7 @@ export const COMPLETED_JOB_REQUEST_SHAPE = readShape<CompletedJobResponse>(
 );
 
 export const PAYMENT_STATUS_SHAPE = readShape<PaymentStatusResponse>('PaymentStatus', "A job's payment status.", {
-  jobRequestId: id('job'),
+  jobRequestId: id(JOB_REQUEST_IDS.jobRequest),
   status: enumOf(PAYMENT_STATUSES),
   description: orNull(str),
   updatedAt: dateTime,

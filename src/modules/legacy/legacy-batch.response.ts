@@ -3,6 +3,7 @@ import { LegacyBatchRow, LegacyRecordRow, LegacyRecordStatus } from './legacy-ba
 import { arrayOf, dateTime, enumOf, everyMember, id, int, optional, orNull, shapeOf, str } from '../../platform/openapi/json-schema';
 import { readShape } from '../../platform/openapi/read-shape';
 import { LEGACY_ACTIONS, LEGACY_ENTITIES, LegacyAction, LegacyEntity, LegacyRecordFailure } from './legacy.rules';
+import { LEGACY_IDS } from './legacy.ids';
 
 /** POST /legacy/batch: the batch is stored; its records are processed after this answer. */
 export interface LegacyBatchAcceptedResponse {
@@ -70,14 +71,14 @@ const ACCEPTED = { type: 'integer', minimum: 1, maximum: 20 };
 export const LEGACY_BATCH_ACCEPTED_SHAPE = readShape<LegacyBatchAcceptedResponse>(
   'LegacyBatchAccepted',
   'A stored legacy batch; its records are processed after this answer.',
-  { batchId: id('lbat'), accepted: ACCEPTED },
+  { batchId: id(LEGACY_IDS.legacyBatch), accepted: ACCEPTED },
 );
 
 export const LEGACY_BATCH_SHAPE = readShape<LegacyBatchResponse>(
   'LegacyBatch',
   "A legacy batch and each record's outcome, in the batch's order.",
   {
-    batchId: id('lbat'),
+    batchId: id(LEGACY_IDS.legacyBatch),
     status: enumOf(everyMember<LegacyBatchResponse['status']>({ pending: true, processing: true, completed: true })),
     accepted: ACCEPTED,
     processed: int,

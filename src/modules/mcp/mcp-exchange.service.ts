@@ -1,7 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { RequestContext } from '../../platform/context/request-context';
@@ -21,6 +19,23 @@ const INSTRUCTIONS =
   'A failed call returns the REST problem document (code, detail, errors with JSON Pointers to the arguments): correct the arguments and call again.';
 
 /**
+ * The MCP SDK (and zod, which it is built on), loaded on the first MCP request rather than at start:
+ * together about 20 MB of the API's resident memory that a process serving only REST never needs.
+ */
+type Sdk = typeof import('@modelcontextprotocol/sdk/server/index.js') &
+  typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js') &
+  typeof import('@modelcontextprotocol/sdk/types.js');
+let sdk: Promise<Sdk> | undefined;
+function loadSdk(): Promise<Sdk> {
+  sdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then((parts) => Object.assign({}, ...parts) as Sdk);
+  return sdk;
+}
+
+/**
  * One MCP exchange of the stateless Streamable HTTP transport: a fresh low-level SDK `Server` and a
  * `WebStandardStreamableHTTPServerTransport` per POST (no session, so any API process answers any request),
  * in JSON response mode (no SSE stream: every tool answers within its request). The low-level Server, not
@@ -35,8 +50,9 @@ export class McpExchangeService {
   ) {}
 
   async exchange(ctx: RequestContext, message: unknown, protocolVersion: string | undefined): Promise<McpHttpAnswer> {
-    const server = this.serverFor(ctx);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const mcp = await loadSdk();
+    const server = this.serverFor(mcp, ctx);
+    const transport = new mcp.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
       // The body was read and checked by the API (JSON middleware, McpMessageDto); the transport gets it parsed,
@@ -60,8 +76,9 @@ export class McpExchangeService {
     }
   }
 
-  private serverFor(ctx: RequestContext): Server {
-    const server = new Server(
+  private serverFor(mcp: Sdk, ctx: RequestContext): Server {
+    const { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = mcp;
+    const server = new mcp.Server(
       { name: 'property-operations-platform', title: 'Property Operations Platform', version: this.config.version },
       { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
     );

@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { Idempotent } from '../../platform/http/idempotency.interceptor';
+import { Body, Controller, Delete, Get, Param, Patch, Query } from '@nestjs/common';
+import { PostCreate } from '../../platform/http/post-routes';
 import { RequestContext } from '../../platform/context/request-context';
 import { Ctx } from '../../platform/http/request-context';
 import { CreatePropertyDto } from './dto/create-property.dto';
@@ -21,8 +21,7 @@ export class PropertiesController {
     problems: [409],
     example: { body: PROPERTY_EXAMPLES.propertyBody },
   })
-  @Post()
-  @Idempotent()
+  @PostCreate()
   create(@Ctx() ctx: RequestContext, @Body() dto: CreatePropertyDto) {
     return this.properties.create(ctx, dto);
   }

@@ -1,6 +1,7 @@
 import { dateTime, described, id, int, str, uri } from '../../platform/openapi/json-schema';
 import { readShape } from '../../platform/openapi/read-shape';
 import { PropertyPictureEntity } from './property-picture.entity';
+import { PROPERTY_IDS } from './properties.ids';
 
 /** The address the service serves its stored copy at (behind x-api-key, like every route but health). */
 export function pictureContentUrl(publicBaseUrl: string, picture: Pick<PropertyPictureEntity, 'id'>): string {
@@ -36,8 +37,8 @@ export const PROPERTY_PICTURE_SHAPE = readShape<PropertyPictureResponse>(
   'PropertyPicture',
   "A property picture: the service's stored copy of the image at sourceUrl.",
   {
-    pictureId: id('pic'),
-    propertyId: id('prop'),
+    pictureId: id(PROPERTY_IDS.picture),
+    propertyId: id(PROPERTY_IDS.property),
     sourceId: str,
     sourceUrl: uri,
     url: described(uri, 'where the service serves its copy (also in the property pictureUrls)'),

@@ -17,6 +17,7 @@ import {
 import { inKeyOrder, readShape } from '../../platform/openapi/read-shape';
 import { pictureContentUrl } from './property-picture.response';
 import { BED_TYPES } from './property.rules';
+import { PROPERTY_IDS } from './properties.ids';
 
 /** The property read shape (spec 2.1). Fields the client never set are null; disableRemindersAutomation is never here. */
 export interface PropertyResponse {
@@ -103,7 +104,7 @@ export const PROPERTY_SHAPE = readShape<PropertyResponse>(
   'Property',
   'A property (spec 2.1). Fields the client never set are null; details.disableRemindersAutomation is never returned.',
   {
-    propertyId: id('prop'),
+    propertyId: id(PROPERTY_IDS.property),
     sourceId: str,
     name: str,
     note: { type: 'null', description: 'no write field sets a note' },

@@ -15,6 +15,9 @@ import {
 import { inKeyOrder, readShape } from '../../platform/openapi/read-shape';
 import { JobRequestSettings, JobTime, ReminderEntity } from './reminder.entity';
 import { JOB_TIME_TYPES } from './reminder.rules';
+import { CHECKLIST_IDS } from '../checklists/checklists.ids';
+import { PROPERTY_IDS } from '../properties/properties.ids';
+import { REMINDER_IDS } from './reminders.ids';
 
 /**
  * The reminder read shape (the spec shows none; docs/reminders.md): every field written, the ids and
@@ -67,14 +70,14 @@ export const REMINDER_SHAPE = readShape<ReminderResponse>(
   'Reminder',
   'A reminder (spec 2.5); automatic ones are the turnover reminders the booking automation creates at check-out.',
   {
-    reminderId: id('rem'),
-    propertyId: id('prop'),
+    reminderId: id(REMINDER_IDS.reminder),
+    propertyId: id(PROPERTY_IDS.property),
     title: str,
     date: dateTime,
     sourceBookingId: orNull(str),
     sourceId: orNull(str),
     actionable: bool,
-    checklists: arrayOf(shapeOf<{ checklistId: string }>('A checklist of the reminder.', { checklistId: id('chk') })),
+    checklists: arrayOf(shapeOf<{ checklistId: string }>('A checklist of the reminder.', { checklistId: id(CHECKLIST_IDS.checklist) })),
     jobRequestSettings: orNull(
       shapeOf<JobRequestSettings>('Pre-fills the job the reminder should turn into.', {
         time: optional(

@@ -1,4 +1,3 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
 import { json } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError } from '../errors/domain-error';
@@ -88,42 +87,42 @@ function toDomainError(error: { type?: string; message?: string }): DomainError 
  * The error is not answered here but kept on the request (`bodyError`) and thrown by
  * StrictRequestGuard once the auth guard has run: a request without a valid key is
  * a 401 whatever its body, and a keyed one is rate limited and carries the limit headers.
+ * Run by the entry middleware (src/http-entry.middleware.ts) after the key check.
  */
-@Injectable()
-export class JsonBodyMiddleware implements NestMiddleware {
-  use(req: Request & { bodyError?: DomainError; multipartPending?: boolean }, res: Response, next: NextFunction): void {
-    if (!hasBody(req)) return next();
-    const fail = (error: DomainError) => {
-      req.body = undefined;
-      req.bodyError = error;
-      next();
-    };
-    if (req.is(MULTIPART_TYPE)) {
-      // Left unread: a route that takes it parses it with multer (MultipartFile); StrictRequestGuard refuses it elsewhere.
-      req.multipartPending = true;
-      return next();
-    }
-    if (!req.is(JSON_TYPES)) {
-      // Drain the unread body so the connection stays usable for the answer.
-      req.resume();
-      return fail(unsupportedMediaType(req));
-    }
-    parseJson(req, res, (error?: unknown) => {
-      if (error) return fail(toDomainError(error as { type?: string }));
-      if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
-        return fail(
-          new DomainError('invalid', 'bodyTooDeep', `The request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`),
-        );
-      }
-      const unstorable = firstUnstorableString(req.body);
-      if (unstorable) {
-        const at = displayPath(unstorable.path) || 'the body';
-        const detail = `${at} ${unstorable.reason}, which cannot be stored`;
-        return fail(
-          new DomainError('invalid', 'invalidCharacters', detail, { errors: [{ pointer: jsonPointer(unstorable.path), detail }] }),
-        );
-      }
-      next();
-    });
+export function readJsonBody(
+  req: Request & { bodyError?: DomainError; multipartPending?: boolean },
+  res: Response,
+  next: NextFunction,
+): void {
+  if (!hasBody(req)) return next();
+  const fail = (error: DomainError) => {
+    req.body = undefined;
+    req.bodyError = error;
+    next();
+  };
+  if (req.is(MULTIPART_TYPE)) {
+    // Left unread: a route that takes it parses it with multer (MultipartFile); StrictRequestGuard refuses it elsewhere.
+    req.multipartPending = true;
+    return next();
   }
+  if (!req.is(JSON_TYPES)) {
+    // Drain the unread body so the connection stays usable for the answer.
+    req.resume();
+    return fail(unsupportedMediaType(req));
+  }
+  parseJson(req, res, (error?: unknown) => {
+    if (error) return fail(toDomainError(error as { type?: string }));
+    if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
+      return fail(
+        new DomainError('invalid', 'bodyTooDeep', `The request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`),
+      );
+    }
+    const unstorable = firstUnstorableString(req.body);
+    if (unstorable) {
+      const at = displayPath(unstorable.path) || 'the body';
+      const detail = `${at} ${unstorable.reason}, which cannot be stored`;
+      return fail(new DomainError('invalid', 'invalidCharacters', detail, { errors: [{ pointer: jsonPointer(unstorable.path), detail }] }));
+    }
+    next();
+  });
 }

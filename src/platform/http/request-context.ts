@@ -8,6 +8,8 @@ import type { DomainError } from '../errors/domain-error';
 export type ApiRequest = Request & {
   id: string;
   caller?: Caller;
+  /** The key check passed (ApiKeyGuard.authenticate, run by the entry middleware or the guard). */
+  keyChecked?: true;
   idempotency?: IdempotencyClaim;
   /** A body the JSON middleware could not read; answered after the guards (StrictRequestGuard). */
   bodyError?: DomainError;

@@ -1,4 +1,3 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -12,7 +11,7 @@ export function chooseRequestId(clientValue: string | string[] | undefined): str
 
 /**
  * Fixes the request id once, echoes it on the response; every log line and problem reuses it.
- * Called by pino-http (its genReqId) when requests are logged, and by RequestIdMiddleware
+ * Called by pino-http (its genReqId) when requests are logged, and by the entry middleware
  * always, whichever comes first.
  */
 export function assignRequestId(req: IncomingMessage & { id?: unknown }, res: ServerResponse): string {
@@ -21,13 +20,4 @@ export function assignRequestId(req: IncomingMessage & { id?: unknown }, res: Se
   req.id = id;
   res.setHeader(REQUEST_ID_HEADER, id);
   return id;
-}
-
-/** Assigns the request id on every route, also when no request log runs (LOG_LEVEL=silent). */
-@Injectable()
-export class RequestIdMiddleware implements NestMiddleware {
-  use(req: IncomingMessage & { id?: unknown }, res: ServerResponse, next: () => void): void {
-    assignRequestId(req, res);
-    next();
-  }
 }

@@ -1,3 +1,5 @@
+import type { IdKind } from '../ids/ids';
+
 /**
  * JSON Schema (2020-12, as OpenAPI 3.1 uses it) builders for the read shapes, and `shapeOf<T>()`,
  * which ties an object schema to the TypeScript type it describes: its `fields` must name every key
@@ -55,7 +57,8 @@ export const enumOf = (values: readonly unknown[], description?: string) => ({
 export const orNull = (schema: JsonSchema): JsonSchema =>
   typeof schema.type === 'string' ? { ...schema, type: [schema.type, 'null'] } : { anyOf: [schema, { type: 'null' }] };
 /** A prefixed id (`prop_…`). */
-export const id = (prefix: string) => ({ type: 'string', pattern: `^${prefix}_`, examples: [`${prefix}_01JDZK4M8Y8Q5X7W2N3B4C5D6E`] });
+/** An id of that kind (its module's `idKinds`): the prefix is written once, where the module declares it. */
+export const id = ({ prefix }: IdKind) => ({ type: 'string', pattern: `^${prefix}_`, examples: [`${prefix}_01JDZK4M8Y8Q5X7W2N3B4C5D6E`] });
 /** Adds a description to a schema. */
 export const described = (schema: JsonSchema, description: string): JsonSchema => ({ ...schema, description });
 /**

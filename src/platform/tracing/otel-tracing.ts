@@ -12,7 +12,7 @@ import {
 } from '@opentelemetry/api';
 import { suppressTracing, W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { Telemetry } from 'bullmq';
-import type { SpanAttributes, SpanHandle, SpanOptions, Tracing } from './tracing';
+import type { SpanAttributes, SpanHandle, SpanOptions, Tracing } from './tracing.types';
 
 /** The tracer of our own spans (the instrumentations have theirs). */
 const TRACER_NAME = 'property-ops';

@@ -1,6 +1,7 @@
 import { dateTime, enumOf, everyMember, id, orNull, str, uri } from '../../../platform/openapi/json-schema';
 import { readShape } from '../../../platform/openapi/read-shape';
 import type { CommentAuthorKind, JobRequestCommentEntity } from '../job-request-comment.entity';
+import { JOB_REQUEST_IDS } from '../job-requests.ids';
 
 /** Where the service serves a comment's image (behind x-api-key, like property pictures). */
 export function commentPictureUrl(publicBaseUrl: string, comment: Pick<JobRequestCommentEntity, 'id' | 'jobRequestId'>): string {
@@ -39,8 +40,8 @@ export const COMMENT_SHAPE = readShape<CommentResponse>(
   'Comment',
   "A message in a job's chat; pictureUrl serves its image behind x-api-key.",
   {
-    commentId: id('cmt'),
-    jobRequestId: id('job'),
+    commentId: id(JOB_REQUEST_IDS.comment),
+    jobRequestId: id(JOB_REQUEST_IDS.jobRequest),
     authorKind: enumOf(everyMember<CommentAuthorKind>({ host: true, provider: true })),
     authorEmail: orNull(str),
     message: orNull(str),

@@ -1,6 +1,5 @@
-import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { PostAction } from '../../../platform/http/post-routes';
-import { Idempotent } from '../../../platform/http/idempotency.interceptor';
+import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
+import { PostAction, PostCreate } from '../../../platform/http/post-routes';
 import { RequestContext } from '../../../platform/context/request-context';
 import { Ctx } from '../../../platform/http/request-context';
 import { CreateJobRequestDto } from './dto/create-job-request.dto';
@@ -29,8 +28,7 @@ export class JobRequestsController {
     problems: [404, 409],
     example: { body: JOB_REQUEST_EXAMPLES.jobBody },
   })
-  @Post()
-  @Idempotent()
+  @PostCreate()
   create(@Ctx() ctx: RequestContext, @Body() dto: CreateJobRequestDto) {
     return this.jobs.create(ctx, dto);
   }

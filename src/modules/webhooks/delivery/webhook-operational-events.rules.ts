@@ -2,6 +2,7 @@ import { arrayOf, dateTime, enumOf, id, int, orNull, shapeOf, str, uri } from '.
 import { readShape } from '../../../platform/openapi/read-shape';
 import { DeliveryAttempt } from '../webhook-delivery.entity';
 import { AUTO_DISABLED_REASON, GONE_DISABLED_REASON } from '../subscriptions/webhook-subscription.rules';
+import { WEBHOOK_IDS } from '../webhooks.ids';
 
 /** How many of the last permanently failed deliveries a webhook.disabled event shows. */
 export const LAST_FAILURES_SHOWN = 5;
@@ -80,7 +81,7 @@ export const WEBHOOK_DISABLED_SHAPE = readShape<WebhookDisabledResult>(
   'WebhookDisabled',
   'Extension: the delivery engine disabled a subscription (clientRequestId is its id).',
   {
-    subscriptionId: id('sub'),
+    subscriptionId: id(WEBHOOK_IDS.subscription),
     url: uri,
     reason: enumOf([AUTO_DISABLED_REASON, GONE_DISABLED_REASON]),
     disabledAt: dateTime,
@@ -88,7 +89,7 @@ export const WEBHOOK_DISABLED_SHAPE = readShape<WebhookDisabledResult>(
       shapeOf<WebhookDisabledResult['lastFailures'][number]>(
         'A permanently failed delivery and its last attempt, newest first (up to 5).',
         {
-          deliveryId: id('whd'),
+          deliveryId: id(WEBHOOK_IDS.delivery),
           eventId: orNull(str),
           eventName: str,
           at: orNull(dateTime),
@@ -104,5 +105,11 @@ export const WEBHOOK_DISABLED_SHAPE = readShape<WebhookDisabledResult>(
 export const WEBHOOK_RECOVERED_SHAPE = readShape<WebhookRecoveredResult>(
   'WebhookRecovered',
   'Extension: a subscription the engine had disabled delivered again (clientRequestId is its id).',
-  { subscriptionId: id('sub'), url: uri, darkSince: dateTime, recoveredAt: dateTime, deliveryId: id('whd') },
+  {
+    subscriptionId: id(WEBHOOK_IDS.subscription),
+    url: uri,
+    darkSince: dateTime,
+    recoveredAt: dateTime,
+    deliveryId: id(WEBHOOK_IDS.delivery),
+  },
 );

@@ -1,6 +1,7 @@
 import { arrayOf, bool, dateTime, described, enumOf, everyMember, id, int, orNull, ref, str } from '../../../platform/openapi/json-schema';
 import { readShape, readShapeSchema } from '../../../platform/openapi/read-shape';
 import { ReplayStatus, WebhookReplayEntity } from '../webhook-replay.entity';
+import { WEBHOOK_IDS } from '../webhooks.ids';
 
 /** A replay and its progress (issue 13, an extension of the spec). */
 export interface WebhookReplayResponse {
@@ -54,8 +55,8 @@ export const WEBHOOK_REPLAY_SHAPE = readShape<WebhookReplayResponse>(
   'WebhookReplay',
   'Extension: a replay of the event log to a subscription, and its progress.',
   {
-    id: id('rpl'),
-    webhookId: id('sub'),
+    id: id(WEBHOOK_IDS.replay),
+    webhookId: id(WEBHOOK_IDS.subscription),
     status: enumOf(
       everyMember<ReplayStatus>({ running: true, completed: true, stopped: true }),
       'stopped: the subscription was disabled meanwhile',

@@ -15,6 +15,7 @@ import {
 } from '../../../platform/openapi/json-schema';
 import { readShape } from '../../../platform/openapi/read-shape';
 import { AttemptErrorClass, AttemptTimings, DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from '../webhook-delivery.entity';
+import { WEBHOOK_IDS } from '../webhooks.ids';
 
 /** A delivery log row (spec 2.8), plus its eventName. Test payloads are not shown. */
 export interface WebhookDeliveryResponse {
@@ -95,7 +96,7 @@ export const WEBHOOK_DELIVERY_SHAPE = readShape<WebhookDeliveryResponse>(
   'WebhookDelivery',
   'A delivery log row (spec 2.8), newest first in the log.',
   {
-    id: id('whd'),
+    id: id(WEBHOOK_IDS.delivery),
     eventId: described(orNull(str), 'null for test deliveries'),
     eventName: str,
     status: enumOf(DELIVERY_STATUSES),
@@ -131,7 +132,7 @@ export const WEBHOOK_DELIVERY_SHAPE = readShape<WebhookDeliveryResponse>(
     ),
     waitingFor: optional(
       described(
-        id('whd'),
+        id(WEBHOOK_IDS.delivery),
         'Extension (ordered endpoints): present while this pending delivery waits its turn; the delivery at the head of the order, which must succeed or end for good first.',
       ),
     ),
@@ -142,7 +143,7 @@ export const TEST_DELIVERY_SHAPE = readShape<TestDeliveryResponse>(
   'TestDelivery',
   'The queued test delivery; follow it in the delivery log.',
   {
-    deliveryId: id('whd'),
+    deliveryId: id(WEBHOOK_IDS.delivery),
     status: { const: 'pending' },
   },
 );
@@ -151,7 +152,7 @@ export const RETRIED_DELIVERY_SHAPE = readShape<RetriedDeliveryResponse>(
   'RetriedDelivery',
   'Extension: the attempt queued now; follow it in the delivery log.',
   {
-    deliveryId: id('whd'),
+    deliveryId: id(WEBHOOK_IDS.delivery),
     status: { const: 'pending' },
     attempt: described(int, 'its webhook-retry-count (attempt numbers go on across retries and replays)'),
   },

@@ -14,6 +14,7 @@ import {
 import { readShape } from '../../../platform/openapi/read-shape';
 import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
 import { SIGNATURE_SCHEMES, SignatureScheme, signatureSchemesOf } from './webhook-subscription.rules';
+import { WEBHOOK_IDS } from '../webhooks.ids';
 
 /** A subscription as every route shows it (spec 2.7): never a secret; disabledReason only while disabled with one. */
 export interface WebhookSubscriptionResponse {
@@ -83,7 +84,7 @@ const PUBLIC_KEY = optional(
 );
 
 const SUBSCRIPTION_FIELDS: FieldSchemas<WebhookSubscriptionResponse> = {
-  id: id('sub'),
+  id: id(WEBHOOK_IDS.subscription),
   url: uri,
   eventFilters: arrayOf(str),
   enabled: bool,
@@ -141,5 +142,11 @@ export const CREATED_WEBHOOK_SUBSCRIPTION_SHAPE = readShape<CreatedWebhookSubscr
 export const ROTATED_SECRET_SHAPE = readShape<RotatedSecretResponse>(
   'RotatedSecret',
   'The new secret; the previous one keeps signing (second signature) until previousSecretExpiresAt.',
-  { id: id('sub'), signingSecret: SIGNING_SECRET, previousSecretExpiresAt: dateTime, ordered: bool, publicKey: PUBLIC_KEY },
+  {
+    id: id(WEBHOOK_IDS.subscription),
+    signingSecret: SIGNING_SECRET,
+    previousSecretExpiresAt: dateTime,
+    ordered: bool,
+    publicKey: PUBLIC_KEY,
+  },
 );
