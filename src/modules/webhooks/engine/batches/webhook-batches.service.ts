@@ -101,8 +101,7 @@ export class WebhookBatches {
       else if (loop) {
         loop.woken = true;
         loop.fromId = mergeFrom(loop.fromId, wake.fromId);
-        loop.ordered ||= wake.ordered === true;
-        if (wake.ordered) this.ordered.add(wake.subscriptionId);
+        this.joinOrdered(loop, wake);
       } else if ((this.parked.get(wake.subscriptionId) ?? 0) < now) this.runHere(wake);
     }
     await this.queue.enqueueBatches(queued);
@@ -126,10 +125,12 @@ export class WebhookBatches {
     if (running) {
       running.woken = true;
       running.fromId = mergeFrom(running.fromId, wake.fromId);
-      running.ordered ||= wake.ordered === true;
+      this.joinOrdered(running, wake);
       return { kind: 'done' };
     }
+    // A wake-up saying unordered (ordered turned off): its deliveries left the order, a plain claim takes them.
     if (wake.ordered) this.ordered.add(wake.subscriptionId);
+    else if (wake.ordered === false) this.ordered.delete(wake.subscriptionId);
     const loop: Loop = { fromId: wake.fromId, woken: false, ordered: this.ordered.has(wake.subscriptionId) };
     let headClaimed = false;
     this.loops.set(wake.subscriptionId, loop);
@@ -171,6 +172,14 @@ export class WebhookBatches {
     if (loop.ordered && !headClaimed && ended === 'all' && !this.stopping) await this.recheckHead(wake);
     await Promise.allSettled([...sends]);
     return { kind: 'done' };
+  }
+
+  /** A wake-up joining a running loop: ordered or not as it says (ordered turned on or off), else as the loop was. */
+  private joinOrdered(loop: Loop, wake: BatchWake): void {
+    if (wake.ordered === undefined) return;
+    loop.ordered = wake.ordered;
+    if (wake.ordered) this.ordered.add(wake.subscriptionId);
+    else this.ordered.delete(wake.subscriptionId);
   }
 
   /** What a claimed row says of its subscription: ordered (its loops look for the head from now on) or not. */

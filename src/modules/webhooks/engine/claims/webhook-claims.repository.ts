@@ -5,6 +5,15 @@ import { Sql } from '../../../../platform/database/sql';
 import { DeliveryRow, deliveryReturningList, deliveryRowSelectList, toDeliveryRow } from '../../webhook-delivery.row';
 import { orderHead, turnHasCome } from './webhook-order.sql';
 
+/** The batch loop is alive: the sweep leaves this subscription's due deliveries to it until the lease ends. */
+function LEASE(account: string, subscription: string, leaseMs: string): string {
+  return `lease AS (
+         UPDATE webhook_subscriptions SET batch_lease_until = now() + make_interval(secs => ${leaseMs}::float8 / 1000)
+          WHERE id = ${subscription} AND account_id = ${account}
+            AND (batch_lease_until IS NULL OR batch_lease_until < now() + make_interval(secs => ${leaseMs}::float8 / 2000))
+       )`;
+}
+
 /** Where the head of an ordered subscription stands when none of its order was claimed (see headState). */
 export type HeadState = 'none' | 'in_flight' | 'not_due' | 'blocked';
 
@@ -65,8 +74,8 @@ export class WebhookClaimsRepository {
    * loads them with the subscription. `FOR UPDATE SKIP LOCKED`: workers claiming the same subscription at
    * once take disjoint rows and never wait on each other. The id range keeps the scan to the partitions
    * (and the stretch of the delivery log index) holding the wake-up's deliveries and newer ones.
-   * Deliveries in an order are never in a batch: with `ordered`, the head of the subscription's order
-   * joins it when its turn has come (at most one of the order per claim, whatever its id).
+   * Deliveries in an order are never in a batch: with `ordered`, the claim is the head of the
+   * subscription's order alone, at its turn (claimHead).
    */
   async claimDue(
     subscription: { accountId: string; id: string },
@@ -75,41 +84,51 @@ export class WebhookClaimsRepository {
     leaseMs: number,
     ordered = false,
   ): Promise<DeliveryRow[]> {
-    const due = `SELECT id FROM webhook_deliveries
+    if (ordered) return this.claimHead(subscription, leaseMs);
+    const rows: SelectedRow[] = await this.dataSource.query(
+      `WITH due AS (
+         SELECT id FROM webhook_deliveries
           WHERE account_id = $1 AND subscription_id = $2 AND id >= $3 AND status = 'pending'
             AND in_flight_until IS NULL AND next_retry_at <= now() AND order_tx IS NULL
           ORDER BY id LIMIT $4
-            FOR UPDATE SKIP LOCKED`;
-    const claim = ordered
-      ? `UPDATE webhook_deliveries d
-            SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $5::float8 / 1000)
-           FROM (SELECT id FROM due UNION ALL (${orderHead('$2')})) x
-          WHERE d.id = x.id AND d.status = 'pending' AND d.in_flight_until IS NULL AND d.next_retry_at <= now()
-            AND (d.order_tx IS NULL OR (${turnHasCome('d')}))`
-      : `UPDATE webhook_deliveries d
-            SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $5::float8 / 1000)
-           FROM due WHERE d.id = due.id AND d.id >= $3`;
-    // An ordered claim (one per delivery of the order, over every partition) is prepared: planning it each
-    // time cost more than running it. The unordered one is planned each time, its id range pruning partitions.
-    const run = (text: string, values: unknown[]): Promise<SelectedRow[]> =>
-      ordered ? this.sql.prepared('webhook_claim_ordered', text, values) : this.dataSource.query(text, values);
-    const rows: SelectedRow[] = await run(
-      `WITH due AS (
-         ${due}
+            FOR UPDATE SKIP LOCKED
        ), claimed AS (
-         ${claim}
+         UPDATE webhook_deliveries d
+            SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $5::float8 / 1000)
+           FROM due WHERE d.id = due.id AND d.id >= $3
          RETURNING ${deliveryReturningList('d')}
-       ), lease AS (
-         -- The loop is alive: the sweep leaves this subscription's due deliveries to it until the lease ends.
-         UPDATE webhook_subscriptions SET batch_lease_until = now() + make_interval(secs => $5::float8 / 1000)
-          WHERE id = $2 AND account_id = $1
-            AND (batch_lease_until IS NULL OR batch_lease_until < now() + make_interval(secs => $5::float8 / 2000))
-       )
+       ), ${LEASE('$1', '$2', '$5')}
        SELECT ${deliveryRowSelectList('c', 's')}
          FROM claimed c
          JOIN webhook_subscriptions s ON s.id = c.subscription_id AND s.account_id = c.account_id
         ORDER BY c.id`,
       [subscription.accountId, subscription.id, fromId, limit, leaseMs],
+    );
+    return rows.map(toDeliveryRow);
+  }
+
+  /**
+   * An ordered subscription's batch: the head of its order when its turn has come (webhook-order.sql.ts),
+   * alone. Its deliveries outside the order (test deliveries, manual retries, replays) go by their own
+   * jobs; those a toggle left unordered by a wake-up saying so (a plain claim). A prepared statement: it
+   * runs once per ordered delivery over every partition, and planning it each time cost about as much as
+   * running it. (A batch's scan from `fromId` would walk the whole backlog waiting in order, every claim.)
+   */
+  private async claimHead(subscription: { accountId: string; id: string }, leaseMs: number): Promise<DeliveryRow[]> {
+    const rows = await this.sql.prepared<SelectedRow>(
+      'webhook_claim_order_head',
+      `WITH claimed AS (
+         UPDATE webhook_deliveries d
+            SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $3::float8 / 1000)
+           FROM (${orderHead('$2')}) x
+          WHERE d.id = x.id AND d.account_id = $1 AND d.status = 'pending' AND d.in_flight_until IS NULL AND d.next_retry_at <= now()
+            AND ${turnHasCome('d')}
+         RETURNING ${deliveryReturningList('d')}
+       ), ${LEASE('$1', '$2', '$3')}
+       SELECT ${deliveryRowSelectList('c', 's')}
+         FROM claimed c
+         JOIN webhook_subscriptions s ON s.id = c.subscription_id AND s.account_id = c.account_id`,
+      [subscription.accountId, subscription.id, leaseMs],
     );
     return rows.map(toDeliveryRow);
   }
