@@ -100,6 +100,8 @@ describe('webhook signature schemes (v1a extension)', () => {
       signingSecret: expect.any(String),
       previousSecretExpiresAt: expect.any(String),
       publicKey: expect.stringMatching(PUBLIC_KEY),
+      // Every subscription read shows the ordering option (issue 31), the rotate answer included.
+      ordered: false,
     });
     expect(rotated.publicKey).not.toBe(sub.publicKey);
     expect((await subscriptionOf(api, sub.id)).publicKey).toBe(rotated.publicKey);
