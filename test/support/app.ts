@@ -19,12 +19,16 @@ export interface TestApp {
 
 /**
  * Boots the real API (same factory as src/main.ts) against the run's database and Redis.
- * `extraModules` mounts test-only modules (e.g. test/support/probe.module.ts) beside the app's.
+ * `extraModules` mounts test-only modules (e.g. test/support/probe.module.ts) beside the app's; `port` 0 is any free one.
  */
-export async function startApp(overrides: Record<string, string> = {}, extraModules: Array<Type | DynamicModule> = []): Promise<TestApp> {
+export async function startApp(
+  overrides: Record<string, string> = {},
+  extraModules: Array<Type | DynamicModule> = [],
+  port = 0,
+): Promise<TestApp> {
   const config = loadConfig({ ...process.env, ...overrides });
   const app = await createHttpApp(config, extraModules);
-  await app.listen(0, '127.0.0.1');
+  await app.listen(port, '127.0.0.1');
   return { app, config, http: request(app.getHttpServer()), close: () => app.close() };
 }
 
