@@ -170,6 +170,50 @@ describe('admin CLI (dist/cli.js)', () => {
     });
   });
 
+  describe('help', () => {
+    // Port 1: nothing listens, so help that opened the database would fail on the connection.
+    const unreachable = { ...process.env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/property_ops_test_unreachable' };
+    const COMMANDS = [
+      'accounts:create',
+      'accounts:deactivate',
+      'accounts:activate',
+      'accounts:legacy-usage',
+      'keys:issue',
+      'keys:revoke',
+      'console:link',
+      'sandbox:reset',
+    ];
+
+    /** Help: the text on stdout, nothing on stderr, exit 0. */
+    function expectHelp(result: CliResult): string {
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      return result.stdout;
+    }
+
+    it('--help, -h and help print the usage of every command on stdout and exit 0, without the database', async () => {
+      for (const args of [['--help'], ['-h'], ['help']]) {
+        const usage = expectHelp(await runCli(args, unreachable));
+        expect(usage).toMatch(/^Usage: npm run --silent cli -- <command> \[options\]\n/);
+        for (const command of COMMANDS) expect(usage).toContain(`\n  ${command} --`);
+        expect(usage).toContain('help [COMMAND]');
+      }
+    });
+
+    it("COMMAND --help and help COMMAND print that command's usage and what it does, whatever else is missing", async () => {
+      for (const command of COMMANDS) {
+        const usage = expectHelp(await runCli([command, '--help'], unreachable));
+        expect(usage).toMatch(new RegExp(`^Usage: npm run --silent cli -- ${command} --\\S+.*\\n\\S.+\\n$`));
+        expect(expectHelp(await runCli(['help', command], unreachable))).toBe(usage);
+      }
+      expect(expectHelp(await runCli(['keys:issue', '-h'], unreachable))).toContain('--account ACCOUNTID [--legacy | --test]');
+    });
+
+    it('help for a command that does not exist is a usage error', async () => {
+      expectFailure(await runCli(['help', 'accounts:delete'], unreachable), /Unknown command accounts:delete/);
+      expectFailure(await runCli(['accounts:delete', '--help'], unreachable), /Unknown command accounts:delete/);
+    });
+  });
+
   describe('usage errors', () => {
     it('fails on an unknown or missing command', async () => {
       expectFailure(await runCli(['accounts:delete', '--account', 'acct_1']), /Unknown command accounts:delete/);
