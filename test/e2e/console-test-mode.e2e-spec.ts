@@ -84,6 +84,21 @@ describe('console: test mode', () => {
     expect(inLive).not.toContain(testProperty.propertyId);
   });
 
+  it('counts live and test keys apart on the overview, revoked ones in neither', async () => {
+    // The account's first key (live) and the test key of beforeAll, in either mode.
+    for (const client of [session, testSession]) {
+      const text = pageText((await client.get('/console').expect(200)).text);
+      expect(text).toContain('Live API keys 1 ');
+      expect(text).toContain('Test API keys 1 ');
+    }
+    const extra = await s.t.app.get(AccountsService).issueKey(account.accountId, 'platform', { test: true });
+    expect(pageText((await session.get('/console').expect(200)).text)).toContain('Test API keys 2 ');
+    await session.post(`/console/keys/${extra.apiKeyId}/revoke`).expect(303);
+    const text = pageText((await session.get('/console').expect(200)).text);
+    expect(text).toContain('Live API keys 1 ');
+    expect(text).toContain('Test API keys 1 ');
+  });
+
   it('creates a test key (shown once, popk_test_) and revokes it, marked Test', async () => {
     const created = await testSession.post('/console/keys', { label: 'Sandbox CI', test: 'true' }).expect(303);
     const shown = await testSession.get(created.headers.location as string).expect(200);

@@ -46,7 +46,8 @@ export class ConsolePagesController {
       overviewPage(caller.frame, {
         sessionId: caller.session.id,
         signedInAt: caller.session.createdAt,
-        liveKeys: keys.filter((k) => !k.revokedAt).length,
+        liveKeys: keys.filter((k) => !k.revokedAt && !k.test).length,
+        testKeys: keys.filter((k) => !k.revokedAt && k.test).length,
         subscriptions,
       }),
     );

@@ -4,7 +4,9 @@ import { Frame, page } from './layout';
 export interface OverviewPage {
   sessionId: string;
   signedInAt: Date;
+  /** Keys not revoked, live (legacy ones too) and test (docs/test-mode.md): a test key never touches live data. */
   liveKeys: number;
+  testKeys: number;
   subscriptions: number | null;
 }
 
@@ -22,6 +24,8 @@ export function overviewPage(frame: Frame, data: OverviewPage): Html {
       <dd>${frame.subscriptionStatus}${frame.apiAccess ? ' (API access on)' : ' (API access paused)'}</dd>
       <dt>Live API keys</dt>
       <dd><a href="/console/keys">${data.liveKeys}</a></dd>
+      <dt>Test API keys</dt>
+      <dd><a href="/console/keys">${data.testKeys}</a></dd>
       <dt>Webhook subscriptions</dt>
       <dd>
         ${data.subscriptions === null ? 'not available while API access is paused' : html`<a href="/console/webhooks">${data.subscriptions}</a>`}
