@@ -141,8 +141,9 @@ describe('MCP server (/v1/mcp)', () => {
     expect(Object.keys(byName.get('list_bookings')!.inputSchema.properties!).sort()).toEqual(query.map((p) => p.name).sort());
     expect(byName.get('get_booking')!.inputSchema).toMatchObject({ required: ['bookingId'], additionalProperties: false });
 
-    // One source: each tool's description is its route's summary and description, then what only the tool adds.
-    for (const tool of tools) {
+    // One source: each tool's description is its route's summary and description, then what only the tool adds
+    // (list_recent_events reads the feed newest first, in its own words: below).
+    for (const tool of tools.filter((t) => t.name !== 'list_recent_events')) {
       const [, method, path] = /\(REST: (GET|POST|PATCH) (\S+)\)$/.exec(tool.description!)!;
       const operation = (doc.paths[path] as Record<string, { summary: string; description: string }>)[method.toLowerCase()];
       expect({ tool: tool.name, starts: tool.description!.startsWith(`${operation.summary}. ${operation.description}`) }).toEqual({
@@ -152,7 +153,9 @@ describe('MCP server (/v1/mcp)', () => {
     }
     expect(byName.get('create_property')!.description).toContain('Pass an idempotencyKey');
     expect(byName.get('list_bookings')!.description).toContain("pass the answer's nextCursor as cursor");
-    expect(byName.get('list_recent_events')!.description).toContain("pass the answer's nextCursor as after");
+    expect(byName.get('list_recent_events')!.description).toMatch(
+      /^The account's most recent events, newest first\. .*pass the answer's nextCursor as before/,
+    );
     expect(byName.get('update_property')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     const propertyDto = doc.components!.schemas!.CreatePropertyDto as { properties: object };
     expect(Object.keys(byName.get('create_property')!.inputSchema.properties!).sort()).toEqual(
@@ -316,19 +319,33 @@ describe('MCP server (/v1/mcp)', () => {
       ]);
     // (the host's own chat messages write no event: docs/job-requests.md)
     expect(written.map((e) => e.event_name)).toEqual(['jobRequest.created', 'jobRequest.canceled']);
-    // ... and list_recent_events is the feed: the REST answer, whenever two REST reads around it agree.
-    await waitUntil(
+    // ... and list_recent_events answers "what happened recently?": the feed's events, newest first, whenever
+    // two REST reads around it agree (the feed shows a transaction once every older one has ended).
+    const feed = await waitUntil(
       async () => {
         const before = (await api.get('/v1/events?limit=100').expect(200)).body;
         const viaMcp = await ok(client, 'list_recent_events', { limit: 100 });
         const after = (await api.get('/v1/events?limit=100').expect(200)).body;
-        if (JSON.stringify(before) !== JSON.stringify(after)) return undefined;
-        expect(viaMcp).toEqual(after);
-        return true;
+        if (JSON.stringify(before) !== JSON.stringify(after) || viaMcp.data.length !== after.data.length) return undefined;
+        expect(viaMcp).toEqual({ data: [...after.data].reverse(), nextCursor: null, hasMore: false });
+        return after.data as Array<{ id: string; eventName: string }>;
       },
       20_000,
       'a stable feed',
     );
+    expect(feed.at(-1)!.eventName).toBe('jobRequest.canceled');
+    // Paged by before (the previous page's nextCursor), and one event's name at a time.
+    const newest = await ok(client, 'list_recent_events', { limit: 1 });
+    expect(newest).toMatchObject({ data: [{ id: feed.at(-1)!.id }], hasMore: true, nextCursor: feed.at(-1)!.id });
+    expect((await ok(client, 'list_recent_events', { limit: 1, before: newest.nextCursor })).data).toEqual([feed.at(-2)]);
+    const created = await ok(client, 'list_recent_events', { eventName: 'jobRequest.created' });
+    expect(created.data.map((e: any) => e.id)).toEqual(
+      feed
+        .filter((e) => e.eventName === 'jobRequest.created')
+        .map((e) => e.id)
+        .reverse(),
+    );
+    expect(await problem(client, 'list_recent_events', { before: 'garbage' })).toMatchObject({ status: 400, code: 'invalidCursor' });
   });
 
   it("reports the webhooks' health: each subscription, disabledReason while disabled, its failing deliveries among its newest", async () => {

@@ -120,10 +120,16 @@ export class EventsService {
     return toPage(rows, limit, toEventResponse, (row) => row.id);
   }
 
-  /** The account's events newest first, optionally of one name (the account console); `before` is the last id of the previous page. */
+  /**
+   * The account's events newest first, optionally of one name (the account console, MCP's list_recent_events);
+   * `before` is the last id of the previous page. Committed events, not held behind the feed's horizon: what
+   * happened recently, not a cursor that must never skip a late commit.
+   */
   async newestFirst(accountId: string, options: { eventName?: string; before?: string; limit: number }): Promise<Page<EventResponse>> {
-    const before = options.before !== undefined && isIdOf(EVENT_IDS.event, options.before) ? options.before : undefined;
-    const rows = await this.repository.listNewestFirst(accountId, options.eventName, before, options.limit + 1);
+    if (options.before !== undefined && !isIdOf(EVENT_IDS.event, options.before)) {
+      throw new InvalidCursorError(`before=${options.before} is not an event id; start again without it`);
+    }
+    const rows = await this.repository.listNewestFirst(accountId, options.eventName, options.before, options.limit + 1);
     return toPage(rows, options.limit, toEventResponse, (row) => row.id);
   }
 }

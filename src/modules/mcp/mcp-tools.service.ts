@@ -164,11 +164,12 @@ export class McpToolsService {
       const ids = Object.fromEntries(routeIds(spec.route).map((name) => [name, ID_SCHEMA(name)]));
       const extra = spec.idempotent ? { [IDEMPOTENCY_KEY_ARGUMENT]: IDEMPOTENCY_KEY_SCHEMA } : undefined;
       const output = 'page' in spec.output ? pageSchema(spec.output.page, components) : spec.output.schema;
-      const cursor = 'page' in spec.output ? ['cursor', 'after'].find((name) => name in ((dto?.properties as object) ?? {})) : undefined;
+      const cursor =
+        'page' in spec.output ? ['cursor', 'after', 'before'].find((name) => name in ((dto?.properties as object) ?? {})) : undefined;
       return {
         name: spec.name,
         title: spec.title,
-        description: toolDescription(this.routeDocs.of(spec.route), {
+        description: toolDescription(spec.doc ?? this.routeDocs.of(spec.route), {
           route: spec.route,
           also: spec.also,
           cursor,

@@ -6,7 +6,7 @@ import { ChangeBookingDatesDto } from '../bookings/dto/change-booking-dates.dto'
 import { CreateBookingDto } from '../bookings/dto/create-booking.dto';
 import { ListBookingsQueryDto } from '../bookings/dto/list-bookings.dto';
 import type { ChecklistsService } from '../checklists/checklists.service';
-import { ListEventsQueryDto } from '../events/dto/list-events.dto';
+import { RecentEventsQueryDto } from '../events/dto/recent-events.dto';
 import { EVENT_SHAPE } from '../events/event.response';
 import type { EventsService } from '../events/events.service';
 import { COMMENT_SHAPE } from '../job-requests/chat/comment.response';
@@ -39,6 +39,8 @@ export interface ToolSpec<T extends object = object> {
   title: string;
   /** What the tool does beyond its route (a tool that also reads a second route), said after the route's description. */
   also?: string;
+  /** Its own words, for a tool that reads its route's resource another way (newest first): instead of the route's @RouteDoc. */
+  doc?: { summary: string; description: string };
   /** `POST /v1/bookings`: the route whose service the tool calls, and (creates) the Idempotency-Key fingerprint's method and path. */
   route: string;
   /** It notifies someone outside the account (the job's cleaners): MCP's openWorldHint. */
@@ -201,9 +203,15 @@ export function toolTable(s: ToolServices): ToolSpec[] {
       name: 'list_recent_events',
       title: 'List recent events',
       route: 'GET /v1/events',
-      input: ListEventsQueryDto,
+      // "What happened recently?": the feed's events newest first, where the REST feed reads oldest first from a cursor.
+      doc: {
+        summary: "The account's most recent events, newest first",
+        description:
+          'What happened lately (events are kept 90 days), each as the REST feed returns it (GET /v1/events, oldest first); eventName keeps only the events of that name, such as jobRequest.completed.',
+      },
+      input: RecentEventsQueryDto,
       output: { page: EVENT_SHAPE },
-      run: (ctx, _ids, q) => s.events.feed(ctx.accountId, q.after, q.limit),
+      run: (ctx, _ids, q) => s.events.newestFirst(ctx.accountId, q),
     }),
     tool({
       name: 'webhooks_health',
