@@ -449,8 +449,28 @@ describe('MCP server (/v1/mcp)', () => {
       code: 'notFound',
       instance: '/v1/mcp/tools/get_booking',
     });
-    // An unknown tool is a protocol error, not a tool result.
-    await expect(client.callTool({ name: 'drop_database', arguments: {} })).rejects.toThrow(/Unknown tool/);
+    // An unknown tool is a protocol error, not a tool result: its message names the closest tool, and every tool
+    // (as the error's data too), said once, without the client's "MCP error -32602: " prefix twice.
+    await expect(client.callTool({ name: 'create_propery', arguments: {} })).rejects.toThrow(
+      /^MCP error -32602: Unknown tool: create_propery\. Did you mean create_property\? The tools: find_properties, create_property, /,
+    );
+    const unknownTool = (
+      await rawPost(
+        t,
+        { 'x-api-key': account.apiKey },
+        {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'drop_database', arguments: {} },
+        },
+      ).expect(200)
+    ).body;
+    expect(unknownTool).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32602, message: `Unknown tool: drop_database. The tools: ${TOOLS.join(', ')}`, data: { tools: TOOLS } },
+    });
   });
 
   it("answers another account's ids as not found, and changes nothing of theirs", async () => {

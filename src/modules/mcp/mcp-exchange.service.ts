@@ -5,6 +5,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { RequestContext } from '../../platform/context/request-context';
 import { DomainError } from '../../platform/errors/domain-error';
 import { MCP_PATH, McpToolsService } from './mcp-tools.service';
+import { unknownToolMessage, withoutMcpErrorPrefix } from './mcp.rules';
 
 /** What an MCP answer is over HTTP: the status, the headers the transport set, and the JSON body (none for a 202). */
 export interface McpHttpAnswer {
@@ -70,7 +71,7 @@ export class McpExchangeService {
       if (response.status >= 400) throw transportRefusal(response.status, text);
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => (headers[name] = value));
-      return { status: response.status, headers, body: text ? (JSON.parse(text) as unknown) : undefined };
+      return { status: response.status, headers, body: text ? saidOnce(JSON.parse(text) as unknown) : undefined };
     } finally {
       await server.close();
     }
@@ -85,11 +86,21 @@ export class McpExchangeService {
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.list() }));
     server.setRequestHandler(CallToolRequestSchema, (request) => {
       // An unknown tool is a protocol error (MCP's spec); a tool's own failures are tool results (isError).
-      if (!this.tools.has(request.params.name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      if (!this.tools.has(request.params.name)) {
+        const tools = this.tools.list().map((tool) => tool.name);
+        throw new McpError(ErrorCode.InvalidParams, unknownToolMessage(request.params.name, tools), { tools });
+      }
       return this.tools.call(ctx, request.params.name, request.params.arguments);
     });
     return server;
   }
+}
+
+/** A JSON-RPC error answer with its message said once (withoutMcpErrorPrefix); any other answer as it is. */
+function saidOnce(body: unknown): unknown {
+  const error = (body as { error?: { message?: unknown } } | undefined)?.error;
+  if (error && typeof error.message === 'string') error.message = withoutMcpErrorPrefix(error.message);
+  return body;
 }
 
 /**

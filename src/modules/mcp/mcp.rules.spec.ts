@@ -9,6 +9,8 @@ import {
   toolError,
   toolInstance,
   toolResult,
+  unknownToolMessage,
+  withoutMcpErrorPrefix,
 } from './mcp.rules';
 
 describe('MCP rules', () => {
@@ -88,5 +90,27 @@ describe('MCP rules', () => {
     expect(toolResult({ a: 1 })).toEqual({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } });
     const problem = { type: 't', title: 'Not Found', status: 404, detail: 'd', instance: '/v1/mcp', code: 'notFound', requestId: 'r' };
     expect(toolError(problem)).toEqual({ isError: true, content: [{ type: 'text', text: JSON.stringify(problem) }] });
+  });
+});
+
+describe('unknownToolMessage', () => {
+  const tools = ['find_properties', 'create_property', 'create_booking', 'list_recent_events'];
+
+  it('names the closest tool to a typo, then every tool', () => {
+    expect(unknownToolMessage('create_propery', tools)).toBe(
+      'Unknown tool: create_propery. Did you mean create_property? The tools: find_properties, create_property, create_booking, list_recent_events',
+    );
+    expect(unknownToolMessage('list_recent_event', tools)).toContain('Did you mean list_recent_events?');
+  });
+
+  it('suggests nothing for a name far from every tool', () => {
+    expect(unknownToolMessage('drop_database', tools)).toBe(`Unknown tool: drop_database. The tools: ${tools.join(', ')}`);
+  });
+});
+
+describe('withoutMcpErrorPrefix', () => {
+  it("takes off the SDK's McpError prefix, which a client adds again", () => {
+    expect(withoutMcpErrorPrefix('MCP error -32602: Unknown tool: x')).toBe('Unknown tool: x');
+    expect(withoutMcpErrorPrefix('Method not found')).toBe('Method not found');
   });
 });

@@ -1,3 +1,4 @@
+import leven from 'leven';
 import { FieldIssue, ValidationError } from '../../platform/errors/domain-error';
 import { isValidIdempotencyKey } from '../../platform/http/idempotency.rules';
 import type { Problem } from '../../platform/http/problem';
@@ -151,4 +152,24 @@ export function toolResult(value: Record<string, unknown>): ToolResult {
  */
 export function toolError(problem: Problem): ToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(problem) }] };
+}
+
+/**
+ * What an unknown tool's protocol error says: the tool closest to the name asked for (a typo: at most a third of
+ * its letters off), and every tool, so the assistant can call again without a tools/list.
+ */
+export function unknownToolMessage(name: string, tools: readonly string[]): string {
+  const [closest] = tools
+    .map((tool) => ({ tool, distance: leven(name, tool) }))
+    .filter(({ distance }) => distance <= Math.max(1, Math.floor(name.length / 3)))
+    .sort((a, b) => a.distance - b.distance);
+  return `Unknown tool: ${name}.${closest ? ` Did you mean ${closest.tool}?` : ''} The tools: ${tools.join(', ')}`;
+}
+
+/**
+ * A JSON-RPC error message as said once: the SDK's McpError writes "MCP error <code>: " into its message, which
+ * the server sends and a client's McpError prefixes again ("MCP error -32602: MCP error -32602: …").
+ */
+export function withoutMcpErrorPrefix(message: string): string {
+  return message.replace(/^MCP error -?\d+: /, '');
 }
