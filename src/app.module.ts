@@ -7,6 +7,7 @@ import { DECLARED, HTTP_MODULES } from './modules/modules';
 import { McpHttpModule } from './modules/mcp/mcp-http.module';
 import { EntryMiddleware } from './http-entry.middleware';
 import { ProblemFilter } from './platform/http/problem.filter';
+import { RouteMethods } from './platform/http/route-methods';
 import { RoutePlans } from './modules/auth/route-plans';
 import { RateLimiter } from './platform/http/rate-limit.service';
 import { StrictRequestGuard } from './platform/http/strict-request.guard';
@@ -52,6 +53,7 @@ export class AppModule implements NestModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: ProblemFilter },
+        RouteMethods,
         { provide: APP_PIPE, useClass: StrictValidationPipe },
         // Who is calling and how often, decided together (the key lookup and the limit run concurrently).
         RateLimiter,

@@ -58,9 +58,27 @@ describe('HTTP conventions', () => {
       expectProblem(await t.http.get('/').expect(404), 404, 'notFound', '/');
     });
 
-    it('answers a known path with an unsupported method with a 404 problem', async () => {
-      expectProblem(await api.delete('/v1/events').expect(404), 404, 'notFound', '/v1/events');
-      expectProblem(await api.post('/v1/health').send({}).expect(404), 404, 'notFound', '/v1/health');
+    it('answers a known path with another method with a 405 problem and Allow naming its methods (RFC 9110), key or not', async () => {
+      const put = await api.put('/v1/properties').send({}).expect(405);
+      expect(expectProblem(put, 405, 'methodNotAllowed', '/v1/properties').detail).toBe(
+        'PUT is not a method of /v1/properties: it takes GET, HEAD, POST',
+      );
+      expect(put.headers.allow).toBe('GET, HEAD, POST');
+      for (const [request, allow] of [
+        [t.http.delete('/v1/events'), 'GET, HEAD'],
+        [t.http.post('/v1/health').send({}), 'GET, HEAD'],
+        [t.http.put('/v1/properties/prop_01J0000000000000000000000'), 'DELETE, GET, HEAD, PATCH'],
+        [t.http.get('/v1/webhooks/sub_x/rotateSecret'), 'POST'],
+        // Express matches paths case-insensitively and with a trailing slash: so does the 405.
+        [t.http.patch('/V1/Events/'), 'GET, HEAD'],
+      ] as const) {
+        const res = await request.expect(405);
+        expectProblem(res, 405, 'methodNotAllowed');
+        expect(res.headers.allow).toBe(allow);
+      }
+      // A path no route has stays 404; so does a route's own method refused as "no such route" (a live key on a test helper).
+      expectProblem(await t.http.put('/v1/no-such-thing').expect(404), 404, 'notFound');
+      expectProblem(await api.post('/v1/testHelpers/jobRequests/job_x/accept').send({}).expect(404), 404, 'notFound');
     });
 
     it('answers malformed JSON with 400 malformedJson', async () => {

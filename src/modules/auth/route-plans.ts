@@ -1,8 +1,8 @@
-import { Injectable, OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
-import { DiscoveryService, HttpAdapterHost, MetadataScanner } from '@nestjs/core';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService, HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage } from 'node:http';
 import { IS_PUBLIC } from '../../platform/http/public.decorator';
-import { METHOD_METADATA, PATH_METADATA } from '../../platform/http/route-metadata';
+import { nestRoutes } from '../../platform/http/nest-routes';
 import { BEARER_KEY_ACCEPTED } from './bearer-key.decorator';
 import { LEGACY_KEY_REQUIRED } from './legacy-key.decorator';
 import { TEST_MODE_ONLY } from './test-mode-only.decorator';
@@ -101,44 +101,21 @@ export class RoutePlans implements OnApplicationBootstrap {
   /** Each handler's plan by `method template` as Nest mounts it; a key two handlers share is left out. */
   private plansByRoute(): Map<string, KeyRoutePlan | null> {
     const plans = new Map<string, KeyRoutePlan | null>();
-    const scanner = new MetadataScanner();
-    for (const wrapper of this.discovery.getControllers()) {
-      const controller = wrapper.metatype as (new (...args: never[]) => object) | undefined;
-      if (!controller) continue;
-      const proto = controller.prototype as Record<string, object>;
+    for (const { method, path, handler, controller } of nestRoutes(this.discovery)) {
       // As Reflector#getAllAndOverride: the handler's own value, else the controller's.
-      const flag = (key: string, handler: object) =>
+      const flag = (key: string) =>
         ((Reflect.getMetadata(key, handler) as unknown) ?? (Reflect.getMetadata(key, controller) as unknown)) === true;
-      for (const name of scanner.getAllMethodNames(proto)) {
-        const handler = proto[name];
-        const requestMethod = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-        if (requestMethod === undefined) continue;
-        const method = requestMethod === RequestMethod.ALL ? '_all' : RequestMethod[requestMethod].toLowerCase();
-        const plan = {
-          isPublic: flag(IS_PUBLIC, handler),
-          bearer: flag(BEARER_KEY_ACCEPTED, handler),
-          legacy: flag(LEGACY_KEY_REQUIRED, handler),
-          testModeOnly: flag(TEST_MODE_ONLY, handler),
-        };
-        for (const ctrlPath of asList(Reflect.getMetadata(PATH_METADATA, controller)))
-          for (const methodPath of asList(Reflect.getMetadata(PATH_METADATA, handler))) {
-            const key = `${method} ${joinPaths(ctrlPath, methodPath)}`;
-            plans.set(key, plans.has(key) ? null : plan);
-          }
-      }
+      const plan = {
+        isPublic: flag(IS_PUBLIC),
+        bearer: flag(BEARER_KEY_ACCEPTED),
+        legacy: flag(LEGACY_KEY_REQUIRED),
+        testModeOnly: flag(TEST_MODE_ONLY),
+      };
+      const key = `${method} ${path}`;
+      plans.set(key, plans.has(key) ? null : plan);
     }
     return plans;
   }
-}
-
-const asList = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : [typeof value === 'string' ? value : '']);
-
-/** As Nest's RoutePathFactory joins a controller's and a handler's path (no global prefix, versions or module paths here). */
-function joinPaths(...parts: string[]): string {
-  return `/${parts
-    .map((p) => p.replace(/^\/+|\/+$/g, ''))
-    .filter(Boolean)
-    .join('/')}`;
 }
 
 /** Express routes are case-insensitive and not strict: the index key is the first two segments, lower-cased. */

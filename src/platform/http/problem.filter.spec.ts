@@ -1,9 +1,11 @@
 import { type ArgumentsHost, Logger } from '@nestjs/common';
+import type { DiscoveryService } from '@nestjs/core';
 import { QueryFailedError } from 'typeorm';
 import type { AppConfig } from '../../config/config';
 import type { DatabaseOutages } from '../database/database-outages';
 import { isDatabaseUnavailable } from '../database/pg-errors';
 import { ProblemFilter } from './problem.filter';
+import { RouteMethods } from './route-methods';
 
 /** The outages the filter reported (the real DatabaseOutages logs and probes; its tracker has tests of its own). */
 const notedOutages: unknown[] = [];
@@ -17,6 +19,9 @@ beforeAll(() => {
   jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
 });
 
+/** No routes: these errors are none of routing's. */
+const noRoutes = new RouteMethods({ getControllers: () => [] } as unknown as DiscoveryService);
+
 /** Renders `error` through the filter with a minimal Express request and response; returns the answer. */
 function render(error: unknown): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
   const answer = { status: 0, body: {} as Record<string, unknown>, headers: {} as Record<string, string> };
@@ -29,7 +34,7 @@ function render(error: unknown): { status: number; body: Record<string, unknown>
   };
   const req = { originalUrl: '/v1/things', method: 'POST', path: '/v1/things', headers: {}, id: 'req_test' };
   const host = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as unknown as ArgumentsHost;
-  const filter = new ProblemFilter({ errorsBaseUrl: 'https://errors.example/problems' } as AppConfig, outages);
+  const filter = new ProblemFilter({ errorsBaseUrl: 'https://errors.example/problems' } as AppConfig, outages, noRoutes);
   filter.catch(error, host);
   return answer;
 }
