@@ -3,7 +3,7 @@ import { ConsoleClient, consoleSignIn } from '../support/console';
 import { elementText, insertDeliveries, occurrences, pageText } from '../support/console-pages';
 import { waitUntil } from '../support/wait';
 import { QUICK_RETRIES, useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
-import { publishEvent, subscriptionOf, verifiesV1a, signatureValues } from '../support/webhooks';
+import { deliveriesOf, publishEvent, subscriptionOf, verifiesV1a, signatureValues } from '../support/webhooks';
 import { createSubscription, hookUrl } from '../support/webhooks-api';
 
 /**
@@ -89,6 +89,41 @@ describe('webhook portal over HTTP', () => {
     expect((await subscriptionOf(api, id)).ordered).toBe(false);
   });
 
+  it('names, on the log and on each waiting delivery, the head of the order it waits for, with a link (issue 41)', async () => {
+    const { t, account, api } = engine.started();
+    const receiver = await engine.receiver();
+    receiver.respondWith(() => ({ status: 503, body: 'busy' }));
+    const { id } = await add({ url: `${receiver.url}/ordered-head`, eventFilters: 'reminder.delete', ordered: 'on', maxRetries: '10' });
+    for (let n = 0; n < 3; n++) await publishEvent(t, account.accountId, 'reminder.delete');
+    // The first fails and retries; the two after it wait for it.
+    const { head, behind } = await waitUntil(
+      async () => {
+        const rows = await deliveriesOf(api, id);
+        const waiting = rows.filter((row) => row.waitingFor);
+        const first = rows.find((row) => !row.waitingFor && row.attemptCount > 0);
+        return waiting.length === 2 && first ? { head: first.id as string, behind: waiting.map((row) => row.id as string) } : undefined;
+      },
+      20_000,
+      'two deliveries waiting for a failing head',
+    );
+    const headLink = `href="/console/webhooks/${id}/deliveries/${head}"`;
+    const log = (await session.get(`/console/webhooks/${id}`).expect(200)).text;
+    // (pageText puts a space where each tag was: "whd_… ," reads "whd_…," on the page.)
+    expect(pageText(log)).toContain(`one at a time, in the feed's order; 2 waiting for ${head} , whose retry or end lets them go`);
+    for (const waiting of behind) {
+      const entry = log.split('<li').find((item) => item.includes(`data-delivery="${waiting}"`))!;
+      expect(pageText(entry)).toContain(`Waiting for ${head}`);
+      expect(pageText(entry)).not.toContain('Pending: not sent yet');
+      expect(entry).toContain(headLink);
+      const page = (await session.get(`/console/webhooks/${id}/deliveries/${waiting}`).expect(200)).text;
+      expect(pageText(page)).toContain(
+        `Waiting for ${head} , the head of this subscription's order: it is sent once that one is delivered or fails for good`,
+      );
+      expect(page).toContain(headLink);
+    }
+    await session.post(`/console/webhooks/${id}/delete`).expect(303);
+  });
+
   it('shows each attempt’s request as the receiver got it (headers in order, payload byte for byte), statuses in words', async () => {
     const { t, account } = engine.started();
     const receiver = await engine.receiver();
@@ -99,7 +134,9 @@ describe('webhook portal over HTTP', () => {
     const log = await waitUntil(
       async () => {
         const text = (await session.get(`/console/webhooks/${id}`).expect(200)).text;
-        return pageText(text).includes('Failed, no retries left') ? text : undefined;
+        // The log's entry, not the status filter (whose options name every status).
+        const entry = text.split('<li').find((item) => item.includes('data-delivery="'));
+        return entry && pageText(entry).includes('Failed, no retries left') ? text : undefined;
       },
       20_000,
       'the delivery to fail for good',

@@ -3,7 +3,7 @@ import type { WebhookDeliveryResponse } from '../../webhooks/subscriptions/webho
 import type { DeliveryWithRequests } from '../../webhooks/subscriptions/webhook-delivery-requests.service';
 import { copyBox, html, Html, id, when } from './html';
 import { actionButton, Frame, Notice, page } from './layout';
-import { deliveryState } from './statuses';
+import { deliveryStateIn } from './statuses';
 
 type Attempt = WebhookDeliveryResponse['attempts'][number];
 
@@ -53,7 +53,17 @@ export function deliveryPage(frame: Frame, subscriptionId: string, data: Deliver
     'webhooks',
     'Delivery',
     html`<p><a href="${base}">Back to the delivery log</a></p>
-      <p><strong>${d.eventName}</strong>${d.test ? html` <span class="badge">test</span>` : ''} · ${deliveryState(d)} · ${id(d.id)}</p>
+      <p>
+        <strong>${d.eventName}</strong>${d.test ? html` <span class="badge">test</span>` : ''} · ${deliveryStateIn(base, d)} · ${id(d.id)}
+      </p>
+      ${
+        d.waitingFor
+          ? html`<p>
+              Waiting for <a href="${base}/deliveries/${d.waitingFor}">${id(d.waitingFor)}</a>, the head of this subscription's order: it is
+              sent once that one is delivered or fails for good. Retrying that one sends it again now.
+            </p>`
+          : ''
+      }
       <p class="muted">
         Created ${when(d.createdAt)}${d.eventId ? html` · event ${id(d.eventId)}` : ''} · ${d.attemptCount} attempt(s). The
         <code>webhook-id</code> header is the delivery id on every attempt; signatures are not kept (each attempt signed its own bytes).

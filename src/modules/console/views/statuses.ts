@@ -2,7 +2,7 @@ import { AUTO_DISABLED_REASON, GONE_DISABLED_REASON } from '../../webhooks/subsc
 import type { WebhookDeliveryResponse } from '../../webhooks/subscriptions/webhook-delivery.response';
 import type { WebhookSubscriptionResponse } from '../../webhooks/subscriptions/webhook-subscription.response';
 import type { WebhookReplayResponse } from '../../webhooks/replay/webhook-replay.response';
-import { html, Html, when } from './html';
+import { html, Html, id, when } from './html';
 
 /**
  * Statuses in words, each with a mark and a tone: the colour is never the only cue (WCAG 1.4.1), and a
@@ -34,6 +34,19 @@ export function deliveryState(delivery: Pick<WebhookDeliveryResponse, 'status' |
         ? state('warn', '…', 'Pending: not sent yet')
         : html`${state('warn', '↻', 'Failed, will retry')}${delivery.nextRetryAt ? html` <span class="muted">next at ${when(delivery.nextRetryAt)}</span>` : ''}`;
   }
+}
+
+/**
+ * A delivery of an ordered subscription waiting its turn (`waitingFor`, docs/webhooks.md "Ordered endpoints"):
+ * what it waits for, linked, rather than "not sent yet". `base` is the subscription's console path.
+ */
+export function waitingState(base: string, head: string): Html {
+  return html`${state('warn', '⏸', 'Waiting for')} <a href="${base}/deliveries/${head}">${id(head)}</a>`;
+}
+
+/** A delivery's state on the console, its turn in an order when it waits for one. */
+export function deliveryStateIn(base: string, delivery: Parameters<typeof deliveryState>[0] & { waitingFor?: string }): Html {
+  return delivery.waitingFor ? waitingState(base, delivery.waitingFor) : deliveryState(delivery);
 }
 
 const DISABLED_REASONS: Record<string, string> = {

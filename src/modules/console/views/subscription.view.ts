@@ -2,7 +2,7 @@ import type { WebhookDeliveryResponse } from '../../webhooks/subscriptions/webho
 import type { WebhookSubscriptionResponse } from '../../webhooks/subscriptions/webhook-subscription.response';
 import { copyBox, html, Html, id, when } from './html';
 import { actionButton, Frame, Notice, page } from './layout';
-import { DELIVERY_STATUS_WORDS, deliveryState, subscriptionState } from './statuses';
+import { DELIVERY_STATUS_WORDS, deliveryStateIn, subscriptionState } from './statuses';
 import { schemesText } from './webhooks.view';
 
 /** The delivery log's filters, as the page's query string has them. */
@@ -42,7 +42,7 @@ function logEntry(base: string, d: WebhookDeliveryResponse): Html {
   return html`<li class="card delivery" data-delivery="${d.id}">
     <p>
       <a href="${base}/deliveries/${d.id}"><strong>${d.eventName}</strong><span class="visually-hidden"> delivery ${d.id}</span></a
-      >${d.test ? html` <span class="badge">test</span>` : ''} · ${deliveryState(d)} · ${id(d.id)}
+      >${d.test ? html` <span class="badge">test</span>` : ''} · ${deliveryStateIn(base, d)} · ${id(d.id)}
     </p>
     <p class="muted">Created ${when(d.createdAt)} · ${d.attemptCount} attempt(s)${lastAttempt(d)}</p>
   </li>`;
@@ -83,6 +83,14 @@ function logSection(base: string, data: SubscriptionPage): Html {
   </section>`;
 }
 
+/** An ordered subscription's order: how many wait and, when the page lists one of them, the head they wait for (its retry or end lets them go). */
+function orderFact(base: string, sub: WebhookSubscriptionResponse, deliveries: WebhookDeliveryResponse[]): Html {
+  const head = deliveries.find((d) => d.waitingFor)?.waitingFor;
+  const waiting = sub.waitingDeliveries ?? 0;
+  return html`one at a time, in the feed's order; ${waiting}
+  waiting${head && waiting ? html` for <a href="${base}/deliveries/${head}">${id(head)}</a>, whose retry or end lets them go` : ''}`;
+}
+
 /** One subscription: what it is (state, filters, schemes, the v1a public key), then its delivery log. Settings are a page of their own. */
 export function subscriptionPage(frame: Frame, data: SubscriptionPage, flash?: Notice): Html {
   const sub = data.subscription;
@@ -109,7 +117,7 @@ export function subscriptionPage(frame: Frame, data: SubscriptionPage, flash?: N
         ${
           sub.ordered
             ? html`<dt>Ordered</dt>
-                <dd>one at a time, in the feed's order; ${sub.waitingDeliveries ?? 0} waiting</dd>`
+                <dd>${orderFact(base, sub, data.deliveries)}</dd>`
             : ''
         }
       </dl>
