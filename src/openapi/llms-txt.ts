@@ -14,6 +14,7 @@ type LlmsSection = 'Docs' | 'Optional';
 const PAGES_BY_SECTION: Record<LlmsSection, Record<string, string>> = {
   Docs: {
     'README.md': 'run and call the service: first call, endpoints, HTTP conventions, rate limits, configuration',
+    'docs/getting-started.md': 'from a clone to a signed webhook received on your machine, step by step',
     'docs/assistants.md': 'connect an AI assistant to the MCP server at /v1/mcp: configuration, tools, what each may change',
     'docs/properties.md': 'properties and pictures: rules the spec leaves open, finding a property by name or sourceId',
     'docs/checklists.md': 'checklists, task groups and server-minted task ids',
