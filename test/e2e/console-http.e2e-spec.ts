@@ -15,6 +15,7 @@ import {
   setCookie,
   tokenOf,
 } from '../support/console';
+import { pageText } from '../support/console-pages';
 import { createSubscription } from '../support/webhooks-api';
 
 /**
@@ -144,6 +145,32 @@ describe('account console over HTTP', () => {
     it('without a session every page is a 401 page, not a problem document', async () => {
       const res = await request(t.app.getHttpServer()).get('/console/webhooks').expect(401);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
+    });
+
+    it("outside production, pages that send people to the web app also name a local operator's way in: the CLI's link", async () => {
+      const server = t.app.getHttpServer();
+      const cli = 'npm run --silent cli -- console:link --account acct_…';
+      const never = pageText((await request(server).get('/console').expect(401)).text);
+      expect(never).toContain('Not signed in The account console opens from a sign-in link: open it from the web app.');
+      expect(never).toContain(cli);
+      const ended = pageText((await request(server).get('/console').set('Cookie', 'pop_console=gone').expect(401)).text);
+      expect(ended).toContain('Your console session has ended');
+      expect(ended).toContain(cli);
+      expect(pageText((await request(server).get('/console/signin?token=popcl_nope').expect(400)).text)).toContain(cli);
+      expect(pageText((await request(server).get('/console/signedout').expect(200)).text)).toContain(cli);
+    });
+
+    it('words the forms for this server: a webhook URL as its rules let one through, test keys linked to a page that is served', async () => {
+      const { accountId } = await createAccount(t);
+      const session = await consoleSignIn(t, accountId);
+      // The test environment has ALLOW_PRIVATE_URLS=true, as a developer's server trying a local receiver.
+      expect(pageText((await session.get('/console/webhooks').expect(200)).text)).toContain(
+        'Endpoint URL (https on a public domain name; this server also takes http and private or loopback addresses, such as http://127.0.0.1:4000/ (ALLOW_PRIVATE_URLS, development only))',
+      );
+      const keys = (await session.get('/console/keys').expect(200)).text;
+      expect(keys).toContain('<a href="/llms/test-mode.md">how test mode works</a>');
+      expect(pageText(keys)).not.toContain('docs/test-mode.md');
+      expect((await request(t.app.getHttpServer()).get('/llms/test-mode.md').expect(200)).text).toMatch(/^# Test mode/);
     });
   });
 

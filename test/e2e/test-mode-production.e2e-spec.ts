@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { ApiProcess, spawnApiProcess } from '../support/api-process';
 import { cliJson, runCli } from '../support/cli';
+import { exchangeLink, setCookie } from '../support/console';
+import { pageText } from '../support/console-pages';
 import { ANN, validJob } from '../support/job-requests';
 import { expectProblem } from '../support/problem';
 import { validProperty } from '../support/properties';
@@ -71,6 +73,17 @@ describe('test mode in production (built API and CLI)', () => {
     const refused = await as(testKey).post('/v1/webhooks', { url: 'https://127.0.0.1/hooks', eventFilters: ['*'] });
     expect(refused.status).toBe(400);
     expect(refused.headers['x-test-mode']).toBe('true');
+  });
+
+  it('the console in production: no CLI named where it sends people to the web app; a webhook URL is https on a public name', async () => {
+    const never = pageText((await request(api.url).get('/console').expect(401)).text);
+    expect(never).toContain('open it from the web app');
+    expect(never).not.toContain('npm run');
+    const { url } = await cliJson<{ url: string }>(['console:link', '--account', accountId]);
+    const cookie = setCookie(await exchangeLink(api.url, url), 'pop_console')!.pair;
+    const webhooks = pageText((await request(api.url).get('/console/webhooks').set('Cookie', cookie).expect(200)).text);
+    expect(webhooks).toContain('Endpoint URL (https, a public domain name)');
+    expect(webhooks).not.toContain('ALLOW_PRIVATE_URLS');
   });
 
   it('sandbox:reset prints one JSON line of what it deleted; live data and the test key stay', async () => {

@@ -57,11 +57,12 @@ export interface ConsoleClient {
   formOn(pagePath: string, action: string): Promise<Record<string, string>>;
 }
 
-/** Opens the link's page and posts its form, as the page's script does: the sign-in. */
-export async function exchangeLink(t: TestApp, url: string): Promise<request.Response> {
-  const landing = await request(t.app.getHttpServer()).get(linkPath(url)).expect(200);
+/** Opens the link's page and posts its form, as the page's script does: the sign-in (on the app, or on a running API by its URL). */
+export async function exchangeLink(t: TestApp | string, url: string): Promise<request.Response> {
+  const server = typeof t === 'string' ? t : t.app.getHttpServer();
+  const landing = await request(server).get(linkPath(url)).expect(200);
   const nonce = setCookie(landing, 'pop_console_signin')!.pair;
-  return request(t.app.getHttpServer())
+  return request(server)
     .post('/console/signin')
     .set('Cookie', nonce)
     .type('form')

@@ -49,7 +49,10 @@ export class ConsoleErrorFilter implements ExceptionFilter {
     if (res.headersSent) return;
     if (error instanceof ConsoleSignedOutError) {
       res.set('Set-Cookie', consoleCookie(SESSION_COOKIE, '', { secure: securePublicUrl(this.config), maxAgeSeconds: 0 }));
-      res.status(401).type('html').send(signedOutPage(this.assets.urls, 'expired').value);
+      res
+        .status(401)
+        .type('html')
+        .send(signedOutPage(this.assets.urls, error.why, !this.config.isProduction).value);
       return;
     }
     let status = 500;

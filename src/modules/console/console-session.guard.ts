@@ -1,6 +1,8 @@
-import { CanActivate, createParamDecorator, CustomDecorator, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { CanActivate, createParamDecorator, CustomDecorator, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
 import type { Request } from 'express';
+import { AppConfig } from '../../config/config';
+import { APP_CONFIG } from '../../config/config.module';
 import { NotFoundError } from '../../platform/errors/domain-error';
 import { ApiAccessPausedError, ConsoleSignedOutError, CsrfTokenError } from './console.errors';
 import { keyLimitError } from '../../platform/http/rate-limit.errors';
@@ -59,12 +61,14 @@ export class ConsoleSessionGuard implements CanActivate {
     private readonly assets: ConsoleAssets,
     private readonly moduleRef: ModuleRef,
     private readonly reflector: Reflector,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<ConsoleRequest>();
-    const session = await this.sessions.session(readCookie(req.headers.cookie, SESSION_COOKIE));
-    if (!session) throw new ConsoleSignedOutError();
+    const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
+    const session = await this.sessions.session(cookie);
+    if (!session) throw new ConsoleSignedOutError(cookie ? 'ended' : 'never');
     const account = await this.accounts.findAccount(session.accountId);
     if (!account) throw new NotFoundError('Account', session.accountId);
     const testMode = inTestMode(req.headers.cookie, session.id);
@@ -85,6 +89,7 @@ export class ConsoleSessionGuard implements CanActivate {
         testMode,
         path: req.originalUrl.split('?')[0],
         assets: this.assets.urls,
+        allowPrivateUrls: this.config.allowPrivateUrls,
       },
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') await this.checkStateChange(req, session);

@@ -36,7 +36,7 @@ export class ConsoleSignInController {
   @Get('signin')
   async landing(@Query('token') token: unknown, @Res() res: Response): Promise<void> {
     const check = await this.sessions.checkLink(token);
-    if (!check.ok) return sendPage(res, LINK_REFUSAL_STATUS[check.reason], linkRefusedPage(this.assets.urls, check.reason));
+    if (!check.ok) return sendPage(res, LINK_REFUSAL_STATUS[check.reason], linkRefusedPage(this.assets.urls, check.reason, this.local));
     const nonce = newToken();
     res.append('Set-Cookie', consoleCookie(SIGNIN_COOKIE, nonce, { secure: this.secure, maxAgeSeconds: SIGNIN_NONCE_SECONDS }));
     sendPage(res, 200, signInPage(this.assets.urls, token as string, nonce));
@@ -51,10 +51,10 @@ export class ConsoleSignInController {
   async signIn(@Req() req: ConsoleRequest, @Res() res: Response): Promise<void> {
     const nonce = readCookie(req.headers.cookie, SIGNIN_COOKIE);
     if (!nonce || !sameSecret(req.body?.nonce, nonce)) {
-      return sendPage(res, 403, linkRefusedPage(this.assets.urls, 'invalid'));
+      return sendPage(res, 403, linkRefusedPage(this.assets.urls, 'invalid', this.local));
     }
     const result = await this.sessions.exchange(req.body?.token);
-    if (!result.ok) return sendPage(res, LINK_REFUSAL_STATUS[result.reason], linkRefusedPage(this.assets.urls, result.reason));
+    if (!result.ok) return sendPage(res, LINK_REFUSAL_STATUS[result.reason], linkRefusedPage(this.assets.urls, result.reason, this.local));
     res.append('Set-Cookie', consoleCookie(SIGNIN_COOKIE, '', { secure: this.secure, maxAgeSeconds: 0 }));
     // No Max-Age: a browser-session cookie; the server ends the session after idling or at its absolute limit.
     res.append('Set-Cookie', consoleCookie(SESSION_COOKIE, result.cookieToken, { secure: this.secure }));
@@ -73,7 +73,7 @@ export class ConsoleSignInController {
   /** Outside the session (it has ended): says so whoever opens it. */
   @Get('signedout')
   signedOut(@Res() res: Response): void {
-    sendPage(res, 200, signedOutPage(this.assets.urls, 'signedOut'));
+    sendPage(res, 200, signedOutPage(this.assets.urls, 'signedOut', this.local));
   }
 
   @Get('assets/:file')
@@ -82,6 +82,11 @@ export class ConsoleSignInController {
     const asset = this.assets.find(`/console/assets/${file}`);
     if (!asset) throw new NotFoundException(`No console asset ${file}`);
     res.set({ 'Content-Type': asset.type, 'Cache-Control': ASSET_CACHE_CONTROL }).send(asset.body);
+  }
+
+  /** Outside production the pages name the CLI's way in (there may be no web app). */
+  private get local(): boolean {
+    return !this.config.isProduction;
   }
 
   private get secure(): boolean {

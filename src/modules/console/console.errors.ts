@@ -1,7 +1,8 @@
 import { DomainError } from '../../platform/errors/domain-error';
 
 export class ConsoleSignedOutError extends DomainError {
-  constructor() {
+  /** `ended`: the browser holds a session that is over; `never`: it holds none. */
+  constructor(readonly why: 'ended' | 'never') {
     super('unauthenticated', 'consoleSignedOut', 'No console session: it ended, or was never opened');
   }
 }

@@ -73,7 +73,10 @@ export function keysPage(frame: Frame, data: KeysPage, flash?: Notice): Html {
                 />
                 <label class="check"
                   ><input type="checkbox" name="test" value="true" ${frame.testMode ? html`checked` : ''} /> Test key
-                  <span class="muted">(<code>popk_test_…</code>: acts on the sandbox, never on live data; docs/test-mode.md)</span></label
+                  <span class="muted"
+                    >(<code>popk_test_…</code>: acts on the sandbox, never on live data;
+                    <a href="/llms/test-mode.md">how test mode works</a>)</span
+                  ></label
                 >
                 <button type="submit">Create key</button>
               </form>`

@@ -17,6 +17,8 @@ export interface Frame {
   /** The page's path, where the mode switch comes back to. */
   path: string;
   assets: { css: string; js: string };
+  /** This server lets webhooks reach http and private or loopback hosts (ALLOW_PRIVATE_URLS, development only): forms say so. */
+  allowPrivateUrls: boolean;
 }
 
 const NAV: Array<[Section, string, string]> = [

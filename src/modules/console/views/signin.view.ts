@@ -25,18 +25,45 @@ const LINK_REFUSALS = {
   expired: 'This sign-in link has expired. Open the console again from the web app for a new one.',
 } as const;
 
-export function linkRefusedPage(assets: Frame['assets'], reason: keyof typeof LINK_REFUSALS): Html {
-  return bare(assets, 'Sign-in link refused', html`<p role="alert">${LINK_REFUSALS[reason]}</p>`);
+/**
+ * Outside production (a developer or a local operator runs the service) there is no web app to open the console
+ * from: the way in is the admin CLI's link, said where a page sends people to the web app.
+ */
+function localWayIn(local: boolean): Html {
+  return local
+    ? html`<p>
+        Running the service yourself, outside production? <code>npm run --silent cli -- console:link --account acct_…</code> prints a
+        sign-in link (docs/console.md).
+      </p>`
+    : html``;
 }
 
-export function signedOutPage(assets: Frame['assets'], why: 'signedOut' | 'expired'): Html {
+export function linkRefusedPage(assets: Frame['assets'], reason: keyof typeof LINK_REFUSALS, local: boolean): Html {
   return bare(
     assets,
-    why === 'signedOut' ? 'Signed out' : 'Your console session has ended',
-    html`<p role="status">
-      ${why === 'signedOut' ? 'You have signed out of the account console.' : 'Sessions end after 30 minutes without use, or 12 hours after sign-in.'}
-      Open the console again from the web app.
-    </p>`,
+    'Sign-in link refused',
+    html`<p role="alert">${LINK_REFUSALS[reason]}</p>
+      ${localWayIn(local)}`,
+  );
+}
+
+const SIGNED_OUT = {
+  signedOut: ['Signed out', 'You have signed out of the account console. Open the console again from the web app.'],
+  ended: [
+    'Your console session has ended',
+    'Sessions end after 30 minutes without use, or 12 hours after sign-in. Open the console again from the web app.',
+  ],
+  never: ['Not signed in', 'The account console opens from a sign-in link: open it from the web app.'],
+} as const;
+
+/** No session: signed out here, ended (idle or too old), or never opened in this browser. */
+export function signedOutPage(assets: Frame['assets'], why: keyof typeof SIGNED_OUT, local: boolean): Html {
+  const [title, text] = SIGNED_OUT[why];
+  return bare(
+    assets,
+    title,
+    html`<p role="status">${text}</p>
+      ${localWayIn(local)}`,
   );
 }
 

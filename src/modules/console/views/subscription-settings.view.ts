@@ -31,7 +31,7 @@ export function settingsPage(frame: Frame, data: SettingsPage, flash?: Notice): 
       <section aria-labelledby="edit">
         <h2 id="edit">Edit</h2>
         <form method="post" action="${base}" class="stack">
-          ${formTokens(frame)} ${subscriptionFields(form, false)}
+          ${formTokens(frame)} ${subscriptionFields(frame, form, false)}
           <button type="submit">Save changes</button>
         </form>
       </section>

@@ -14,9 +14,13 @@ export function schemesText(sub: Pick<WebhookSubscriptionResponse, 'signatureSch
  * The fields of the add and settings forms: URL, filters, the signature schemes (v1 always; v1a at will),
  * ordered, and, when adding, the retries (fixed once added, as the API has it).
  */
-export function subscriptionFields(form: SubscriptionForm, create: boolean): Html {
+export function subscriptionFields(frame: Pick<Frame, 'allowPrivateUrls'>, form: SubscriptionForm, create: boolean): Html {
   const L = SUBSCRIPTION_LIMITS;
-  return html`<label for="url">Endpoint URL <span class="muted">(https, a public domain name)</span></label>
+  // What the URL rules let through here (docs/webhooks.md, "URL rules"): a development server may allow local receivers.
+  const rule = frame.allowPrivateUrls
+    ? 'https on a public domain name; this server also takes http and private or loopback addresses, such as http://127.0.0.1:4000/ (ALLOW_PRIVATE_URLS, development only)'
+    : 'https, a public domain name';
+  return html`<label for="url">Endpoint URL <span class="muted">(${rule})</span></label>
     <input id="url" name="url" type="url" required value="${form.url ?? ''}" autocomplete="off" />
     <label for="eventFilters"
       >Event filters
@@ -100,7 +104,7 @@ export function webhooksPage(
       <section aria-labelledby="new-sub">
         <h2 id="new-sub">Add a subscription</h2>
         <form method="post" action="/console/webhooks" class="stack">
-          ${formTokens(frame)} ${subscriptionFields(form, true)}
+          ${formTokens(frame)} ${subscriptionFields(frame, form, true)}
           <button type="submit">Add subscription</button>
         </form>
       </section>`,
