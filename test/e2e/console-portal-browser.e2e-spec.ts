@@ -6,7 +6,8 @@ import { occurrences } from '../support/console-pages';
 import { QUICK_RETRIES, useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { waitUntil } from '../support/wait';
-import { publishEvent, signatureValues, verifiesV1a } from '../support/webhooks';
+import { deliveriesOf, publishEvent, signatureValues, verifiesV1a } from '../support/webhooks';
+import { createSubscription } from '../support/webhooks-api';
 
 /**
  * The portal in a real browser (issue 34): every form does its work once (the same body posted again, a
@@ -23,6 +24,8 @@ const PAGES = [
   'settings',
   'replay of an empty window',
   'delete confirmation',
+  'ordered subscription with deliveries waiting',
+  'waiting delivery at 375 px',
 ] as const;
 
 jest.setTimeout(120_000);
@@ -253,6 +256,50 @@ describe('webhook portal in a real browser', () => {
       expect(subscriptionIds.filter((lines) => lines !== 1)).toEqual([]);
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
+  it('an ordered subscription names the head its waiting deliveries wait for, linked, at 1280 and 375 px (issue 41)', async () => {
+    const { t, account, api } = engine.started();
+    const stuck = await engine.receiver();
+    stuck.respondWith(() => ({ status: 503, body: 'busy' }));
+    const sub = await createSubscription(api, {
+      url: `${stuck.url}/ordered`,
+      eventFilters: ['reminder.delete'],
+      ordered: true,
+      maxRetries: 10,
+    });
+    for (let n = 0; n < 3; n++) await publishEvent(t, account.accountId, 'reminder.delete');
+    const head = await waitUntil(
+      async () => {
+        const rows = await deliveriesOf(api, sub.id);
+        const waiting = rows.filter((row) => row.waitingFor);
+        return waiting.length === 2 ? (waiting[0].waitingFor as string) : undefined;
+      },
+      20_000,
+      'two deliveries waiting',
+    );
+    await page.goto(`${b.base}/console/webhooks/${sub.id}`);
+    await scan('ordered subscription with deliveries waiting');
+    // A waiting delivery's link goes to the head's page.
+    const waiting = page.locator('.delivery', { hasText: 'Waiting for' });
+    expect(await waiting.count()).toBe(2);
+    const waitingId = (await waiting.first().getAttribute('data-delivery'))!;
+    await waiting.first().getByRole('link', { name: head }).click();
+    await page.waitForURL((url) => url.pathname === `/console/webhooks/${sub.id}/deliveries/${head}`);
+
+    await page.setViewportSize({ width: 375, height: 800 });
+    try {
+      for (const path of [`/console/webhooks/${sub.id}`, `/console/webhooks/${sub.id}/deliveries/${waitingId}`]) {
+        await page.goto(`${b.base}${path}`);
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+        const ids = await page.locator('code.id').evaluateAll((codes) => codes.map((code) => code.getClientRects().length));
+        expect(ids.filter((lines) => lines !== 1)).toEqual([]);
+      }
+      await scan('waiting delivery at 375 px');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await api.delete(`/v1/webhooks/${sub.id}`).expect(204);
     }
   });
 
