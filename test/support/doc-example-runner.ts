@@ -1,9 +1,10 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bindings, compactJson, fillPlaceholders, matchShown, readdress } from './doc-example-output';
 import { DocExample, HttpRequestExample, ShellStep } from './doc-examples';
+import { testPrerequisites } from './prerequisites';
 import { waitUntil } from './wait';
 
 const ROOT = join(__dirname, '..', '..');
@@ -27,17 +28,12 @@ export interface DocExamplesSetup {
   env: Record<string, string>;
 }
 
-/** An HTTP answer a page's curl got: its status and headers (lower-case names). */
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-}
-
 interface StepResult {
   status: number;
   stdout: string;
   stderr: string;
-  answers: Answer[];
+  /** The HTTP statuses the step's curl calls got, in order. */
+  answers: number[];
 }
 
 interface Background {
@@ -63,11 +59,11 @@ export class DocExampleRunner {
 
   constructor(private readonly setup: DocExamplesSetup) {
     const bin = join(this.dir, 'bin');
-    execFileSync('mkdir', ['-p', bin, this.answersDir]);
-    const realCurl = execFileSync('bash', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim();
+    for (const dir of [bin, this.answersDir]) mkdirSync(dir);
+    const realCurl = testPrerequisites().curl;
     writeFileSync(
       join(bin, 'curl'),
-      `#!/bin/sh\n# The real curl, keeping each answer's status line and headers for the test (doc-example-runner.ts).\n` +
+      `#!/bin/sh\n# The real curl, keeping each answer's status line for the test (doc-example-runner.ts).\n` +
         `exec "${realCurl}" --dump-header "${this.answersDir}/$(date +%s%N)-$$" "$@"\n`,
     );
     chmodSync(join(bin, 'curl'), 0o755);
@@ -137,14 +133,14 @@ export class DocExampleRunner {
   private checkStep(step: ShellStep, result: StepResult): string | undefined {
     if (result.status !== 0) return `exited with ${result.status}`;
     if (!step.shown.length) {
-      const refused = result.answers.find((answer) => answer.status >= 400);
-      return refused ? `an HTTP ${refused.status} answer, which the page does not show` : undefined;
+      const refused = result.answers.find((status) => status >= 400);
+      return refused ? `an HTTP ${refused} answer, which the page does not show` : undefined;
     }
     const shown = readdress(step.shown.join('\n'), this.setup.addresses);
     const [, status, body] = /^(?:(\d{3}) )?([^]*)$/.exec(shown)!;
     const last = result.answers.at(-1);
-    if (status && last?.status !== Number(status)) return `the page shows HTTP ${status}, the answer was ${last?.status ?? 'none'}`;
-    if (!status && last && last.status >= 400) return `an HTTP ${last.status} answer where the page shows none`;
+    if (status && last !== Number(status)) return `the page shows HTTP ${status}, the answer was ${last ?? 'none'}`;
+    if (!status && last && last >= 400) return `an HTTP ${last} answer where the page shows none`;
     const bound = matchShown(body, result.stdout);
     if (!bound) return `the output is not what the page shows:\n  shown:  ${body}\n  actual: ${result.stdout.trimEnd()}`;
     for (const [name, value] of bound) this.bindings.set(name, value);
@@ -194,25 +190,18 @@ export class DocExampleRunner {
         return false;
       });
     };
-    await waitUntil(
-      async () => missing().length === 0,
-      BACKGROUND_TIMEOUT_MS,
-      `the process started at line ${background.step.line} to print ${JSON.stringify(missing())}; it printed ${JSON.stringify(printed())}`,
-    ).catch(() =>
-      Promise.reject(
-        new Error(
-          `line ${background.step.line}: $ ${background.step.command}\nnever printed ${JSON.stringify(missing())}; it printed:\n${printed().join('\n')}`,
-        ),
-      ),
-    );
+    await waitUntil(async () => missing().length === 0, BACKGROUND_TIMEOUT_MS).catch(() => {
+      const said = `line ${background.step.line}: $ ${background.step.command}\nnever printed ${JSON.stringify(missing())}`;
+      throw new Error(`${said}; it printed:\n${printed().join('\n')}`);
+    });
   }
 
-  /** The HTTP answers curl got since the last look, in order. */
-  private takeAnswers(): Answer[] {
+  /** The statuses of the HTTP answers curl got since the last look, in order. */
+  private takeAnswers(): number[] {
     const files = readdirSync(this.answersDir).sort();
-    const answers = files.map((file) => parseAnswer(readFileSync(join(this.answersDir, file), 'utf8')));
+    const statuses = files.map((file) => lastStatus(readFileSync(join(this.answersDir, file), 'utf8')));
     for (const file of files) rmSync(join(this.answersDir, file));
-    return answers;
+    return statuses;
   }
 }
 
@@ -222,14 +211,10 @@ function checkPartOf({ file, text }: { file: string; text: string }): void {
     throw new Error(`the block is not a part of ${file} as written: copy it there again`);
 }
 
-/** curl's --dump-header file: the last status line and its headers (a redirect writes several). */
-function parseAnswer(dump: string): Answer {
-  const blocks = dump.split(/\r?\n\r?\n/).filter((block) => block.startsWith('HTTP/'));
-  const [statusLine, ...headerLines] = (blocks.at(-1) ?? '').split(/\r?\n/);
-  const headers = Object.fromEntries(
-    headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-  );
-  return { status: Number(statusLine.split(' ')[1] ?? 0), headers };
+/** The status of curl's --dump-header file: its last status line (a redirect writes several). */
+function lastStatus(dump: string): number {
+  const lines = dump.split(/\r?\n/).filter((line) => line.startsWith('HTTP/'));
+  return Number(lines.at(-1)?.split(' ')[1] ?? 0);
 }
 
 /**
@@ -278,10 +263,10 @@ class ShellSession {
       };
       this.wake();
     });
-    const [ended] = done.exec(this.stdout)!;
+    const ended = done.exec(this.stdout)!;
     return {
-      status: Number(done.exec(this.stdout)![1]),
-      stdout: this.stdout.slice(0, this.stdout.indexOf(ended)),
+      status: Number(ended[1]),
+      stdout: this.stdout.slice(0, ended.index),
       stderr: this.stderr.slice(0, this.stderr.indexOf(`\n${marker}\n`)),
       answers: [],
     };
