@@ -7,19 +7,19 @@ import { freePort } from '../support/private-services';
 import { startWorker, TestWorker } from '../support/worker';
 
 /**
- * Every documented example runs (issue 41): the shell and HTTP examples of README.md and docs/*.md, page by
- * page in the order a reader follows them (the README, docs/getting-started.md, then the docs), against one
+ * Every documented example runs (issue 41): the shell and HTTP examples of README.md and docs/*.md, and the SDK's
+ * programs of its README, page by page in the order a reader follows them (the README, docs/getting-started.md,
+ * the docs, the SDK's README), against one
  * API and worker started here with the development settings the pages name (ALLOW_PRIVATE_URLS, as the test
  * environment has it). Each example is a test named by its page, line and heading; one a page marks as not
- * run is listed as skipped with its reason. How a page is read and run: docs/getting-started.md, "How the
- * pages are tested".
+ * run is listed as skipped with its reason. How a page is read and run: docs/architecture.md, "Tests".
  */
 const ROOT = join(__dirname, '..', '..');
 const DOCS = readdirSync(join(ROOT, 'docs'))
   .filter((file) => file.endsWith('.md') && file !== 'getting-started.md')
   .sort()
   .map((file) => `docs/${file}`);
-const PAGES: Array<[string, DocExample[]]> = ['README.md', 'docs/getting-started.md', ...DOCS]
+const PAGES: Array<[string, DocExample[]]> = ['README.md', 'docs/getting-started.md', ...DOCS, 'clients/typescript/README.md']
   .map((page): [string, DocExample[]] => [page, parseDocExamples(page, readFileSync(join(ROOT, page), 'utf8'))])
   .filter(([, examples]) => examples.length > 0);
 

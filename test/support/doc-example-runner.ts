@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { transformSync } from '@swc/core';
 import { join } from 'node:path';
 import { Bindings, compactJson, fillPlaceholders, matchShown, readdress } from './doc-example-output';
 import { DocExample, HttpRequestExample, ShellStep } from './doc-examples';
@@ -8,6 +9,8 @@ import { testPrerequisites } from './prerequisites';
 import { waitUntil } from './wait';
 
 const ROOT = join(__dirname, '..', '..');
+/** Where the SDK's programs run from: inside the repository, so `import … from '@property-ops/platform-api-client'` resolves. */
+const PROGRAMS = join(ROOT, 'node_modules', '.cache', 'doc-examples');
 const STEP_TIMEOUT_MS = 60_000;
 /** How long a process left running has to print what the page shows (its first line: before the page goes on). */
 const BACKGROUND_TIMEOUT_MS = 20_000;
@@ -76,6 +79,7 @@ export class DocExampleRunner {
     try {
       if (example.shell) for (const step of example.shell) await this.runStep(step);
       else if (example.http) await this.runHttp(example.http);
+      else if (example.sdk !== undefined) await this.runSdkProgram(example);
       else if (example.partOf) checkPartOf(example.partOf);
     } catch (error) {
       this.failed = name;
@@ -169,6 +173,23 @@ export class DocExampleRunner {
         `${where}the answer (HTTP ${response.status}) is not what the page shows:\n  shown:  ${example.shown}\n  actual: ${answer}`,
       );
     for (const [name, value] of bound) this.bindings.set(name, value);
+  }
+
+  /**
+   * A TypeScript program of the SDK's: its types stripped (swc), written as an ES module where Node finds the
+   * repository's packages (the SDK is an npm workspace), and run with node in the page's shell, as a reader runs it.
+   */
+  private async runSdkProgram(example: DocExample): Promise<void> {
+    const source = readdress(example.sdk!, this.setup.addresses);
+    const { code } = transformSync(source, { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } });
+    mkdirSync(PROGRAMS, { recursive: true });
+    const file = join(PROGRAMS, `${example.page.replace(/\W+/g, '-')}-${example.line}-${process.pid}.mjs`);
+    writeFileSync(file, code);
+    try {
+      await this.runStep({ line: example.line, command: `node '${file}'`, background: false, shown: [] });
+    } finally {
+      rmSync(file, { force: true });
+    }
   }
 
   /** Every line shown is printed by the process (in any order: deliveries are unordered), polled until then. */

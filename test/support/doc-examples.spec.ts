@@ -75,6 +75,13 @@ describe('parseDocExamples', () => {
     expect(example.http).toEqual({ text: 'POST /legacy/batch\n{}', shown: undefined });
   });
 
+  it('takes a ts block importing the SDK as a program; another ts block is a fragment, no example', () => {
+    const program = "import { must } from '@property-ops/platform-api-client';\n\nawait must(x);";
+    const [example, ...rest] = parseDocExamples('p.md', page('```ts', program, '```', '```ts', 'await must(api.GET(path));', '```'));
+    expect(example).toMatchObject({ line: 1, sdk: program });
+    expect(rest).toEqual([]);
+  });
+
   it('leaves out blocks that are no examples (json shapes, js, text)', () => {
     expect(parseDocExamples('p.md', page('```json', '{"a": 1}', '```', '```js', 'f()', '```', '```', 'Sort', '```'))).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 
 /**
  * The runnable examples of a Markdown page (README.md, docs/*.md), read as a reader reads them:
- * docs/getting-started.md, "How the pages are tested", says the rules to writers.
+ * the rules for writers are in docs/architecture.md, "Tests".
  *
  * - A fenced `sh`, `bash` or `shell` block is a shell example: each command (a line, and the lines bash
  *   needs to read it whole: `\` continuations, a quote or a `$(…)` left open) is a step. The `# ` lines right under a command that start with JSON (`{`, `[`),
@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
  *   A note after `←` on a shown line is the page's aside, not output. Other comments are prose.
  * - A fenced `http` block (or any block whose first line is a request line, `POST /v1/webhooks`) is
  *   an HTTP example; a `json` block right after it is the answer it shows.
+ * - A fenced `ts` block that imports the TypeScript SDK is a program: it runs, and must end well (exit 0).
  * - `<!-- example: not run: why -->` on the line before a fence marks an example that cannot run as
  *   written (it starts the service, or needs a real third party): it is listed as skipped, by name.
  * - `<!-- example: part of FILE -->` before a block of any language says the block is a part of a file
@@ -46,12 +47,15 @@ export interface DocExample {
   partOf?: { file: string; text: string };
   shell?: ShellStep[];
   http?: HttpRequestExample;
+  /** A TypeScript program using the SDK: its source. */
+  sdk?: string;
 }
 
 /** A page whose markers or examples cannot be read as the rules say: the message names the line. */
 export class DocExampleSyntaxError extends Error {}
 
 const SHELL_LANGUAGES = new Set(['sh', 'bash', 'shell']);
+const SDK_IMPORT = /^import .* from '@property-ops\/platform-api-client';$/m;
 const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/\S*( HTTP\/\d(\.\d)?)?$/;
 const MARKER = /^<!--\s*example:\s*(.*?)\s*-->$/;
 const SHOWN_JSON = /^(\d{3} )?[{[]/;
@@ -80,13 +84,15 @@ export function parseDocExamples(page: string, markdown: string): DocExample[] {
     }
     const isShell = SHELL_LANGUAGES.has(fence.language);
     const isHttp = fence.language === 'http' || REQUEST_LINE.test(fence.body[0] ?? '');
-    if (!isShell && !isHttp) {
+    const isSdk = ['ts', 'typescript'].includes(fence.language) && SDK_IMPORT.test(fence.body.join('\n'));
+    if (!isShell && !isHttp && !isSdk) {
       if (fence.marker)
         throw new DocExampleSyntaxError(`${page}:${fence.marker.line}: an example marker before a block that is no example`);
       return;
     }
     const example: DocExample = { page, line: fence.line, heading: fence.heading, notRun: notRunReason(page, fence) };
     if (isShell) example.shell = shellSteps(fence);
+    else if (isSdk) example.sdk = fence.body.join('\n');
     else {
       const next = fences[index + 1];
       const adjacent = next && lines.slice(fence.end, next.line - 1).every((line) => line.trim() === '');
