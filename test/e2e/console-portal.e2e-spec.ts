@@ -117,7 +117,7 @@ describe('webhook portal over HTTP', () => {
       expect(entry).toContain(headLink);
       const page = (await session.get(`/console/webhooks/${id}/deliveries/${waiting}`).expect(200)).text;
       expect(pageText(page)).toContain(
-        `Waiting for ${head} , the head of this subscription's order: it is sent once that one is delivered or fails for good`,
+        `Waiting for ${head} · ${waiting} ${head} is the head of this subscription's order: this delivery is sent once that one is delivered or fails for good`,
       );
       expect(page).toContain(headLink);
     }

@@ -59,8 +59,8 @@ export function deliveryPage(frame: Frame, subscriptionId: string, data: Deliver
       ${
         d.waitingFor
           ? html`<p>
-              Waiting for <a href="${base}/deliveries/${d.waitingFor}">${id(d.waitingFor)}</a>, the head of this subscription's order: it is
-              sent once that one is delivered or fails for good. Retrying that one sends it again now.
+              <a href="${base}/deliveries/${d.waitingFor}">${id(d.waitingFor)}</a> is the head of this subscription's order: this delivery
+              is sent once that one is delivered or fails for good. Retrying that one sends it again now.
             </p>`
           : ''
       }
