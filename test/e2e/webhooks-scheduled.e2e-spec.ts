@@ -259,10 +259,15 @@ describe('webhook periodic tasks', () => {
       for (const [i, w] of workers.entries()) {
         w.ctx.get(Scheduler).register({ name: 'probe', intervalMs: 20_000, run: async () => void runs.push(i) });
       }
-      await waitUntil(async () => claimed.every((n) => n >= 1), 15_000, 'both workers to try the probe task');
+      const finishedAt = async () =>
+        (await db.query(`SELECT last_finished_at FROM periodic_tasks WHERE name = 'probe'`))[0]?.last_finished_at;
+      // The winner records its finish after its run returns, so wait for that too (not only for both claims).
+      await waitUntil(
+        async () => claimed.every((n) => n >= 1) && (await finishedAt()) instanceof Date,
+        15_000,
+        'both workers to try the probe task and the winner to finish it',
+      );
       expect(runs).toHaveLength(1);
-      const [task] = await db.query(`SELECT last_finished_at FROM periodic_tasks WHERE name = 'probe'`);
-      expect(task.last_finished_at).toBeInstanceOf(Date);
     } finally {
       await second.close();
     }
