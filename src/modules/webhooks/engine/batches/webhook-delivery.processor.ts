@@ -42,7 +42,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap {
   }
 
   private async process(job: Job<DeliveryJobData | BatchWake>, token?: string): Promise<void> {
-    const result = await this.batches.run(job);
+    const result = await this.batches.runJob(job);
     if (result.kind === 'parked') return this.park(job, result.delayMs, token);
   }
 

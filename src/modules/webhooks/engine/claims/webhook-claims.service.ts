@@ -91,14 +91,29 @@ export class WebhookClaims {
     ordered = false,
   ): Promise<{ works: DeliveryWork[]; claimed: number }> {
     const rows = await this.repository.claimDue(subscription, fromId, limit, CLAIM_LEASE_MS, ordered);
+    return { works: await this.loaded(rows, ordered), claimed: rows.length };
+  }
+
+  /**
+   * The next delivery of an order, claimed by the statement that recorded the one before it
+   * (WebhookAttemptsRepository.recordAttempts): held from now on, and loaded like a claimed head.
+   * Undefined when its event is gone (its claim runs out for the sweep).
+   */
+  async claimedInOrder(row: DeliveryRow): Promise<DeliveryWork | undefined> {
+    const [work] = await this.loaded([row], true);
+    return work;
+  }
+
+  /** Claimed rows held (renewed until settled) and loaded with what their envelopes are built from. */
+  private async loaded(rows: DeliveryRow[], ordered: boolean): Promise<DeliveryWork[]> {
     for (const row of rows) this.hold(row.id);
     let sources: Map<string, EnvelopeSource>;
     try {
       const refs = rows.flatMap((row) => (row.eventId ? [{ accountId: row.accountId, id: row.eventId }] : []));
       // An ordered subscription is claimed one delivery at a time: the events of the next ones in its order
       // are loaded with this one's when it is not in memory, one event query per ORDER_AHEAD deliveries, not one each.
-      const missing = ordered && rows.some((row) => row.inOrder && row.eventId !== null && !this.envelopes.has(row.eventId));
-      const ahead = missing ? await this.repository.eventsAhead(subscription.id, ORDER_AHEAD) : [];
+      const head = ordered ? rows.find((row) => row.inOrder && row.eventId !== null && !this.envelopes.has(row.eventId)) : undefined;
+      const ahead = head ? await this.repository.eventsAhead(head.subscriptionId, ORDER_AHEAD) : [];
       sources = await this.envelopes.of([...refs, ...ahead]);
     } catch (error) {
       // None will be sent: the claims go back, or (database gone) run out for the sweep. Left held, they would be
@@ -106,15 +121,12 @@ export class WebhookClaims {
       await this.release(rows).catch(() => undefined);
       throw error;
     }
-    return {
-      works: rows.flatMap((row): DeliveryWork[] => {
-        const work = workOf(row, sources);
-        if (work) return [work];
-        this.held.delete(row.id); // Its event is gone: not renewed, so its claim runs out.
-        return [];
-      }),
-      claimed: rows.length,
-    };
+    return rows.flatMap((row): DeliveryWork[] => {
+      const work = workOf(row, sources);
+      if (work) return [work];
+      this.held.delete(row.id); // Its event is gone: not renewed, so its claim runs out.
+      return [];
+    });
   }
 
   /** Where an ordered subscription's head stands, when a claim took none of its order. */

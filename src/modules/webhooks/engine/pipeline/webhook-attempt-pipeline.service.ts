@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../../../../config/config';
 import { APP_CONFIG } from '../../../../config/config.module';
 import { DeliveryRow, DeliveryWork } from '../../webhook-delivery.row';
-import { BatchWake, DeliveryJobData, WebhookQueue } from '../../webhook-queue.service';
+import { DeliveryJobData, WebhookQueue } from '../../webhook-queue.service';
 import { Release, Turns, WebhookAdmission } from '../admission/webhook-admission.service';
 import { DroppedReason } from '../claims/webhook-claim.rules';
 import { WebhookClaims } from '../claims/webhook-claims.service';
@@ -26,8 +26,20 @@ export type AttemptResult =
   | { kind: 'dropped'; reason: DroppedReason }
   /** The subscription already has its share of concurrent calls: try this job again shortly. */
   | { kind: 'busy'; subscriptionId: string }
-  /** Attempted (or stopped): `recorded` false when another run of the same attempt recorded it first. */
-  | { kind: 'attempted'; state: NextDeliveryState; recorded: boolean };
+  /**
+   * Attempted (or stopped): `recorded` false when another run of the same attempt recorded it first.
+   * `order`: the attempt ended its delivery's place in its subscription's order (OrderStep).
+   */
+  | { kind: 'attempted'; state: NextDeliveryState; recorded: boolean; order?: OrderStep };
+
+/**
+ * A delivery that ended its place in its subscription's order, and the next one in that order claimed
+ * with its record (undefined: none whose turn has come): the caller hands it to the subscription's lane.
+ */
+export interface OrderStep {
+  ended: Pick<DeliveryRow, 'id' | 'accountId' | 'subscriptionId'>;
+  next: DeliveryWork | undefined;
+}
 
 /**
  * How a claimed attempt's start went: started (or stopped without a POST), its result to come; or
@@ -61,8 +73,6 @@ const LOST_REPORT: AttemptReport = { outcome: 'lost', responseCode: null, respon
 export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
   /** Attempts being sent or recorded (shutdown waits for them). */
   private readonly sending = new Set<Promise<AttemptResult>>();
-  /** Told when a delivery in an ordered subscription's order has ended: the next one may go (WebhookBatches). */
-  private orderAdvanced: (wake: BatchWake) => unknown = () => undefined;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -84,11 +94,6 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
       await Promise.race([Promise.allSettled([...this.sending]), bound]);
     }
     this.claims.stop();
-  }
-
-  /** Who runs the next delivery of an order once the one before it has ended (set once, by WebhookBatches). */
-  onOrderAdvanced(listener: (wake: BatchWake) => unknown): void {
-    this.orderAdvanced = listener;
   }
 
   /**
@@ -141,14 +146,15 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
   /**
    * Attempts whose claim ran out with nobody recording them (their worker died, or could not reach the
    * database): each is recorded as a failed attempt of unknown outcome, and the next one is sent at once
-   * while retries remain. Returns how many were recorded.
+   * while retries remain. Returns how many were recorded, and the orders whose head this ended (for their lanes).
    */
-  async recoverLostAttempts(accountIds?: string[]): Promise<number> {
+  async recoverLostAttempts(accountIds?: string[]): Promise<{ recorded: number; orders: OrderStep[] }> {
     const lost = await this.claims.lost(accountIds);
     const results = await Promise.all(
       lost.map(({ row, inFlightSince }) => this.finish(row, { report: LOST_REPORT, at: inFlightSince, durationMs: null }, 'expired', true)),
     );
-    return results.filter((result) => result.kind === 'attempted' && result.recorded).length;
+    const attempted = results.flatMap((result) => (result.kind === 'attempted' && result.recorded ? [result] : []));
+    return { recorded: attempted.length, orders: attempted.flatMap((result) => (result.order ? [result.order] : [])) };
   }
 
   /** Gives the claim of an attempt that will not be sent now back (due again at once). */
@@ -195,12 +201,10 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
       now: new Date(),
     });
     const { attemptCount, state } = settled;
-    const recorded = await tracing.inSpan('webhook.record', {}, () => this.records.record(work, settled, sent.report, claim));
-    if (!recorded) return { kind: 'attempted', state, recorded: false };
-    if (work.inOrder && state.status !== 'pending') {
-      // Delivered, or ended for good: the next in its order goes now, not at the sweep's pace.
-      this.orderAdvanced({ accountId: work.accountId, subscriptionId: work.subscriptionId, fromId: work.id, ordered: true });
-    }
+    // Delivered, or ended for good, in its order: the record claims the next one in the order with it.
+    const endsTurn = work.inOrder && state.status !== 'pending';
+    const recorded = await tracing.inSpan('webhook.record', {}, () => this.records.record(work, settled, sent.report, claim, endsTurn));
+    if (!recorded.recorded) return { kind: 'attempted', state, recorded: false };
     if (state.status === 'pending') {
       // The next attempt after a lost one (its worker died) is overdue: it goes ahead of the backlog.
       const ahead = claim === 'expired';
@@ -212,6 +216,21 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
         previous: span?.traceparent ?? undefined,
       });
     }
-    return { kind: 'attempted', state, recorded: true };
+    if (!endsTurn) return { kind: 'attempted', state, recorded: true };
+    const ended = { id: work.id, accountId: work.accountId, subscriptionId: work.subscriptionId };
+    return { kind: 'attempted', state, recorded: true, order: { ended, next: await this.nextInOrder(work, recorded.next) } };
+  }
+
+  /**
+   * The next delivery of an order whose head just ended: the one its record claimed (null: none whose turn
+   * has come), or, when the record could not look (a counted failure, recorded in a transaction of its
+   * own), the subscription's ordered claim.
+   */
+  private async nextInOrder(ended: DeliveryRow, claimed: DeliveryRow | null | undefined): Promise<DeliveryWork | undefined> {
+    if (claimed) return this.claims.claimedInOrder(claimed);
+    if (claimed === null) return undefined;
+    const subscription = { accountId: ended.accountId, id: ended.subscriptionId };
+    const { works } = await this.claims.claimDue(subscription, ended.id, 1, true);
+    return works[0];
   }
 }
