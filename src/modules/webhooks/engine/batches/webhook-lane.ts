@@ -172,7 +172,7 @@ export class WebhookLane {
       if (start.reason === 'busy') this.park(this.wakeOf(work));
       return false;
     }
-    this.track(work, start.result);
+    void this.track(work, start.result); // (track never rejects: a failed record is logged there)
     return true;
   }
 

@@ -14,13 +14,12 @@ import { WebhookEnvelopeSources } from './webhook-envelope-sources';
 export const CLAIM_LEASE_MS = 5_000;
 const CLAIM_RENEW_MS = 1_500;
 /**
- * Concurrent single attempts share their claim-and-load (and give-back) queries: up to this many rows
- * per query, and one query of each kind at a time, so the attempts arriving while it runs gather into
- * the next. (With four at a time, batches under load held one or two attempts: about 2.5 statements per
- * delivery in S5, a third of the worker's CPU in `pg`; with one, fan-out ran about 20% faster.)
+ * The engine's concurrent statements of one kind (single attempts' claims, give-backs, records) share one
+ * statement: up to this many rows per statement, and one statement of each kind at a time, so the calls
+ * arriving while it runs gather into the next (more at a time left statements of one or two rows).
  */
-const QUERY_BATCH = 100;
-const QUERIES_IN_PARALLEL = 1;
+export const QUERY_BATCH = 100;
+export const QUERIES_IN_PARALLEL = 1;
 /** Events of an ordered subscription's next deliveries loaded with the head's (see claimDue). */
 const ORDER_AHEAD = 100;
 /** Lost attempts found per sweep run. */
@@ -64,7 +63,7 @@ export class WebhookClaims {
     this.releases = new Coalescer<AttemptRef, undefined>(
       async (refs) => (await this.repository.releaseClaims(refs), refs.map(() => undefined)),
       QUERY_BATCH,
-      1,
+      QUERIES_IN_PARALLEL,
     );
   }
 

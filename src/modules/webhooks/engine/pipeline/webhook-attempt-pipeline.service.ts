@@ -18,8 +18,8 @@ import { NextDeliveryState, settleAttempt } from '../settlement/webhook-backoff.
 import { tracing, SpanHandle } from '../../../../platform/tracing/tracing';
 import { attemptOutcome, claimSpans, tracedAttempt } from '../webhook-spans';
 
-/** Time for running attempts to record their outcome once their POST ended, at shutdown. */
-const RECORD_WITHIN_MS = 2_000;
+/** Time for running attempts to record their outcome once their POST ended, at shutdown (the delivery queue's close waits as long). */
+export const RECORD_WITHIN_MS = 2_000;
 
 export type AttemptResult =
   /** Nothing to do (see DroppedReason). */

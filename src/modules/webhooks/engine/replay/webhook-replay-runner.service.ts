@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../../config/config';
 import { APP_CONFIG } from '../../../../config/config.module';
+import { UnitOfWork } from '../../../../platform/database/unit-of-work';
 import { newId } from '../../../../platform/ids/ids';
 import { WebhookQueue } from '../../webhook-queue.service';
 import { ReplayCursor, WebhookReplaysRepository } from '../../webhook-replays.repository';
@@ -11,7 +11,7 @@ import { WebhookSubscriptionsRepository } from '../../webhook-subscriptions.repo
 import { dueTimes } from '../../replay/webhook-replay.rules';
 import { ReplayScope, WebhookReplaySelector } from '../../replay/webhook-replay-selector';
 import { WebhookAdmission } from '../admission/webhook-admission.service';
-import { WebhookAttemptPipeline } from '../pipeline/webhook-attempt-pipeline.service';
+import { AttemptResult, WebhookAttemptPipeline } from '../pipeline/webhook-attempt-pipeline.service';
 import { WEBHOOK_IDS } from '../../webhooks.ids';
 
 /** Events read per batch at most (fewer when the rate is lower: a batch is about a second of deliveries). */
@@ -44,7 +44,7 @@ export class WebhookReplayRunner {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly replays: WebhookReplaysRepository,
     private readonly subscriptions: WebhookSubscriptionsRepository,
     private readonly selector: WebhookReplaySelector,
@@ -73,7 +73,8 @@ export class WebhookReplayRunner {
       replay.cursorTxId && replay.cursorId ? { txId: replay.cursorTxId, id: replay.cursorId } : undefined;
     for (;;) {
       if (signal?.aborted) return 'interrupted';
-      const batch = await this.dataSource.transaction(async (manager) => {
+      const context = { accountId: replay.accountId, requestId: `replay_${replayId}`, clientRequestId: `replay_${replayId}` };
+      const batch = await this.uow.run(context, async ({ manager }) => {
         const current = await this.replays.find(replay.accountId, replay.subscriptionId, replayId, manager, true);
         if (!current || current.status !== 'running') return { kind: 'end' as const, end: 'gone' as const };
         // Another run moved on meanwhile (this job ran twice): it owns the replay now.
@@ -141,8 +142,10 @@ export class WebhookReplayRunner {
       const wait = Math.max(due[i], pace.lastStart + interval) - Date.now();
       if (wait > 0) await sleep(wait);
       pace.lastStart = Date.now();
-      await this.sendOne(replay.subscriptionId, opened[i]);
-      if (ordered) await this.untilEnded(replay.accountId, [opened[i].id], signal);
+      const result = await this.sendOne(replay.subscriptionId, opened[i]);
+      // Ordered: the next goes once this one has ended; its attempt's result says so, unless it went on to a retry (on the queue).
+      const ended = result?.kind === 'attempted' && result.recorded && result.state.status !== 'pending';
+      if (ordered && !ended) await this.untilEnded(replay.accountId, [opened[i].id], signal);
     }
     return Math.max(Date.now(), pace.lastStart + interval);
   }
@@ -152,13 +155,14 @@ export class WebhookReplayRunner {
     while (!signal?.aborted && (await this.replays.stillPending(accountId, which)).length > 0) await sleep(ENDED_POLL_MS);
   }
 
-  private async sendOne(subscriptionId: string, delivery: { id: string; attemptCount: number }): Promise<void> {
+  /** The delivery's attempt through the pipeline, waiting out a busy subscription a while; undefined when left to the queue. */
+  private async sendOne(subscriptionId: string, delivery: { id: string; attemptCount: number }): Promise<AttemptResult | undefined> {
     const job = { deliveryId: delivery.id, attempt: delivery.attemptCount, subscriptionId };
     const giveUpAt = Date.now() + BUSY_WAIT_MS;
     for (;;) {
       try {
         const result = await this.pipeline.attempt(job);
-        if (result.kind !== 'busy') return;
+        if (result.kind !== 'busy') return result;
       } catch (error) {
         this.logger.warn(`replayed attempt of ${delivery.id} failed to run, left to the queue: ${(error as Error).message}`);
         break;
@@ -167,5 +171,6 @@ export class WebhookReplayRunner {
       await sleep(this.admission.parkDelayMs(subscriptionId));
     }
     await this.queue.enqueueDelivery(delivery.id, { attempt: delivery.attemptCount, subscriptionId });
+    return undefined;
   }
 }

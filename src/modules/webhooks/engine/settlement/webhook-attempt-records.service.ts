@@ -2,16 +2,20 @@ import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Coalescer } from '../../../../platform/concurrency/coalescer';
 import { Metrics } from '../../../../platform/metrics/metrics';
+import { QUERIES_IN_PARALLEL, QUERY_BATCH } from '../claims/webhook-claims.service';
 import { DeliveryAttempt } from '../../webhook-delivery.entity';
 import { DeliveryRow } from '../../webhook-delivery.row';
 import { AttemptReport, attemptResult } from '../sending/webhook-delivery.rules';
-import { AttemptClaim, RecordAttemptInput, RecordAttemptResult, RecordedAttempt, WebhookAttemptsRepository } from './webhook-attempts.repository';
+import {
+  AttemptClaim,
+  RecordAttemptInput,
+  RecordAttemptResult,
+  RecordedAttempt,
+  WebhookAttemptsRepository,
+} from './webhook-attempts.repository';
 import { NextDeliveryState, SettledAttempt } from './webhook-backoff.rules';
 import { WebhookOperationalEvents } from './webhook-operational-events.service';
 
-/** Concurrent records share one statement: up to this many rows, one statement at a time (see WebhookClaims' QUERY_BATCH). */
-const QUERY_BATCH = 100;
-const QUERIES_IN_PARALLEL = 1;
 /** A failed record write of an attempt that was sent is tried again after these waits (while its claim is renewed). */
 const RECORD_RETRY_DELAYS_MS = [200, 600];
 
