@@ -4,7 +4,7 @@ import { boundedCache } from '../../../../platform/cache/bounded-cache';
 import { SecretBox } from '../../../../platform/secrets/secret-box';
 import { SecretBoxError } from '../../../../platform/secrets/secret-box.rules';
 import { DeliveryRow } from '../../webhook-delivery.row';
-import { signingKeyContext, signingKeyFrom, signingKeysOf, signingSecrets } from '../../subscriptions/webhook-signer.rules';
+import { signingKeyContext, signingKeyFrom, signingKeysOf, signingSecrets } from '../../webhook-signer.rules';
 
 /** What signs a delivery: the v1 HMAC secrets and the v1a (extension) ed25519 keys, each newest first. */
 export interface DeliverySigning {
