@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { SelectedRow } from '../../../../platform/database/columns';
+import { Sql } from '../../../../platform/database/sql';
 import { DeliveryAttempt, DeliveryStatus } from '../../webhook-delivery.entity';
 import { DeliveryRow, deliveryReturningList, deliveryRowSelectList, toDeliveryRow } from '../../webhook-delivery.row';
 import { CLAIM_LEASE_MS } from '../claims/webhook-claims.service';
@@ -57,11 +58,15 @@ export interface RecordAttemptResult {
  * on, with the subscription's failure counter, in one statement guarded by the attempt's claim
  * (WebhookClaimsRepository takes, renews and gives back claims). Statements that join a batch of ids
  * also say `id = ANY(<the ids>)`: webhook_deliveries is partitioned by id, and only a condition on the
- * id itself lets the planner read just the partitions holding them.
+ * id itself lets the planner read just the partitions holding them. The batched record is prepared once
+ * per connection (Sql.prepared), as the claims are.
  */
 @Injectable()
 export class WebhookAttemptsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sql: Sql,
+  ) {}
 
   /**
    * Records a permanently failed non-test attempt (counter effect 'increment' or 'gone') in ONE
@@ -167,7 +172,8 @@ export class WebhookAttemptsRepository {
       snippet_expires_at: snippetExpiry(input.attempt),
       claim_next: input.claimNext === true,
     }));
-    const rows: SelectedRow[] = await this.dataSource.query(
+    const rows = await this.sql.prepared<SelectedRow>(
+      'webhook_record_attempts',
       `WITH input AS (
          SELECT DISTINCT ON (id) * FROM jsonb_to_recordset($1::jsonb)
              AS x(id text, expected int, attempt jsonb, status text, next_retry_at timestamptz, reset boolean, claim text,
