@@ -28,9 +28,10 @@ export type AttemptResult =
   | { kind: 'busy'; subscriptionId: string }
   /**
    * Attempted (or stopped): `recorded` false when another run of the same attempt recorded it first.
-   * `order`: the attempt ended its delivery's place in its subscription's order (OrderStep).
+   * `order`: the attempt ended its delivery's place in its subscription's order (OrderStep). `previous`:
+   * the attempt's trace context, for the retry a caller runs itself (Retries) to link to.
    */
-  | { kind: 'attempted'; state: NextDeliveryState; recorded: boolean; order?: OrderStep };
+  | { kind: 'attempted'; state: NextDeliveryState; recorded: boolean; order?: OrderStep; previous?: string };
 
 /**
  * A delivery that ended its place in its subscription's order, and the next one in that order claimed
@@ -46,6 +47,13 @@ export interface OrderStep {
  * refused, its claim given back (its subscription busy, or its secret not opening).
  */
 export type Start = { kind: 'started'; result: Promise<AttemptResult> } | { kind: 'refused'; reason: 'busy' | 'unsignable' };
+
+/**
+ * Who runs an attempt's retry: a delayed `deliver` job (the default), or the caller, which waits for it and
+ * attempts it itself (an ordered replay, which sends its next delivery once this one has ended). A caller that
+ * goes away leaves the retry due in the database: the sweep sends it, overdue.
+ */
+export type Retries = 'queued' | 'caller';
 
 const DISABLED_REPORT: AttemptReport = {
   outcome: 'fatal',
@@ -101,12 +109,12 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
    * send), start to end: claimed (a job whose attempt is finished, stale or held by another run is
    * dropped), then the rest of the pipeline, its pacing turn found alone.
    */
-  async attempt(job: DeliveryJobData): Promise<AttemptResult> {
+  async attempt(job: DeliveryJobData, retries: Retries = 'queued'): Promise<AttemptResult> {
     const began = performance.now();
     const claimed = await this.claims.claim(job);
     if ('dropped' in claimed) return { kind: 'dropped', reason: claimed.dropped };
     claimSpans([claimed.work], began);
-    const start = await this.start(claimed.work, this.admission.alone(), job.previous);
+    const start = await this.start(claimed.work, this.admission.alone(), job.previous, retries);
     if (start.kind === 'started') return start.result;
     return start.reason === 'busy'
       ? { kind: 'busy', subscriptionId: claimed.work.subscriptionId }
@@ -119,12 +127,12 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
    * given back. `turns` are where its pacing turn comes from (alone, or its batch's); `previous` is the
    * trace context of the attempt before it (a retry's job carries it), linked from this one's span.
    */
-  async start(work: DeliveryWork, turns: Turns, previous?: string): Promise<Start> {
+  async start(work: DeliveryWork, turns: Turns, previous?: string, retries: Retries = 'queued'): Promise<Start> {
     const began = performance.now();
     if (!work.subscription.enabled) {
       // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
       const stopped = { report: DISABLED_REPORT, at: new Date(), durationMs: 0 };
-      const result = tracedAttempt(work, began, previous, (span) => this.finish(work, stopped, 'held', true, span));
+      const result = tracedAttempt(work, began, previous, (span) => this.finish(work, stopped, 'held', true, span, retries));
       return { kind: 'started', result: result.finally(() => this.claims.settled(work.id)) };
     }
     const signing = this.signing.forDelivery(work);
@@ -137,7 +145,7 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
       throw error;
     }
     if (!release) return this.refuse(work, 'busy');
-    const sending = tracedAttempt(work, began, previous, (span) => this.sendAndFinish(work, signing, release, span));
+    const sending = tracedAttempt(work, began, previous, (span) => this.sendAndFinish(work, signing, release, span, retries));
     this.sending.add(sending);
     void sending.catch(() => undefined).finally(() => this.sending.delete(sending));
     return { kind: 'started', result: sending };
@@ -164,7 +172,13 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
   }
 
   /** Sends an admitted attempt holding one of its subscription's slots (`release` frees it once the POST ended), then finishes it. */
-  private async sendAndFinish(work: DeliveryWork, signing: DeliverySigning, release: Release, span: SpanHandle): Promise<AttemptResult> {
+  private async sendAndFinish(
+    work: DeliveryWork,
+    signing: DeliverySigning,
+    release: Release,
+    span: SpanHandle,
+    retries: Retries,
+  ): Promise<AttemptResult> {
     try {
       let sent: SentAttempt;
       try {
@@ -175,7 +189,7 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
         release();
       }
       attemptOutcome(span, sent);
-      return await this.finish(work, sent, 'held', false, span);
+      return await this.finish(work, sent, 'held', false, span, retries);
     } finally {
       this.claims.settled(work.id);
     }
@@ -192,6 +206,7 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
     claim: AttemptClaim,
     uncounted = false,
     span?: SpanHandle,
+    retries: Retries = 'queued',
   ): Promise<AttemptResult> {
     const settled = settleAttempt({
       ...sent,
@@ -205,7 +220,7 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
     const endsTurn = work.inOrder && state.status !== 'pending';
     const recorded = await tracing.inSpan('webhook.record', {}, () => this.records.record(work, settled, sent.report, claim, endsTurn));
     if (!recorded.recorded) return { kind: 'attempted', state, recorded: false };
-    if (state.status === 'pending') {
+    if (state.status === 'pending' && retries === 'queued') {
       // The next attempt after a lost one (its worker died) is overdue: it goes ahead of the backlog.
       const ahead = claim === 'expired';
       await this.queue.enqueueDelivery(work.id, {
@@ -216,6 +231,8 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
         previous: span?.traceparent ?? undefined,
       });
     }
+    if (state.status === 'pending' && retries === 'caller')
+      return { kind: 'attempted', state, recorded: true, previous: span?.traceparent ?? undefined };
     if (!endsTurn) return { kind: 'attempted', state, recorded: true };
     const ended = { id: work.id, accountId: work.accountId, subscriptionId: work.subscriptionId };
     return { kind: 'attempted', state, recorded: true, order: { ended, next: await this.nextInOrder(work, recorded.next) } };
