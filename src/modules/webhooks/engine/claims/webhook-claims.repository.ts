@@ -114,9 +114,10 @@ export class WebhookClaimsRepository {
   /**
    * An ordered subscription's batch: the head of its order when its turn has come (webhook-order.sql.ts),
    * alone. Its deliveries outside the order (test deliveries, manual retries, replays) go by their own
-   * jobs; those a toggle left unordered by a wake-up saying so (a plain claim). A prepared statement: it
-   * runs once per ordered delivery over every partition, and planning it each time cost about as much as
-   * running it. (A batch's scan from `fromId` would walk the whole backlog waiting in order, every claim.)
+   * jobs; those a toggle left unordered by a wake-up saying so (a plain claim). This starts an order's
+   * chain (a wake-up, a head that was not due or blocked): from there on the record of each head claims the
+   * next (WebhookAttemptsRepository.recordAttempts). (A batch's scan from `fromId` would walk the whole
+   * backlog waiting in order, every claim.)
    */
   private async claimHead(subscription: { accountId: string; id: string }, leaseMs: number): Promise<DeliveryRow[]> {
     const rows = await this.sql.prepared<SelectedRow>(
