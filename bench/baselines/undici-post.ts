@@ -1,5 +1,5 @@
 import { Pool } from 'undici';
-import { signPayload } from '../../src/modules/webhooks/subscriptions/webhook-signer.rules';
+import { signPayload } from '../../src/modules/webhooks/webhook-signer.rules';
 
 /*
  * S5's second ceiling: an undici pool posting the same signed payloads straight to the receiver,

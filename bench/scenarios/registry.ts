@@ -45,8 +45,9 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     id: 'S2T',
-    title: 'S2 with tracing on (100% sampled, OTLP to a local sink) vs S2 with tracing off (no OTEL_* variable: nothing loaded)',
-    goal: '≥ 0.8x',
+    title:
+      'S2 with tracing on (100% sampled, OTLP to a local sink; and 0.1 sampled, parentbased_traceidratio) vs S2 with tracing off (no OTEL_* variable: nothing loaded)',
+    goal: '≥ 0.8x; 0.1 sampled ≥ 0.95x',
     run: propertyReadTraced,
   },
   {
@@ -69,8 +70,9 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     id: 'S5T',
-    title: 'S5 with the worker tracing every step (100% sampled, OTLP to a local sink) vs the same worker with tracing off',
-    goal: '≥ 0.8x',
+    title:
+      'S5 with the worker tracing every step (100% sampled, OTLP to a local sink; and 0.1 sampled, parentbased_traceidratio) vs the same worker with tracing off',
+    goal: '≥ 0.8x; 0.1 sampled ≥ 0.95x',
     run: webhookFanoutTraced,
   },
   {

@@ -11,6 +11,7 @@ import {
   SeededAccount,
   seedAccount,
   seedProperties,
+  sampledTracingEnv,
   tracingEnv,
   webhookEnv,
 } from './env';
@@ -126,6 +127,16 @@ export class BenchContext {
     });
   }
 
+  /** A third production API on readApi's data, tracing one request in ten (S2T's sampled variant). */
+  sampledReadApi(): Promise<{ origin: string }> {
+    return this.once('sampledReadApi', async () => {
+      await this.readApi(); // its seed
+      const { origin, process } = await startApi('sampled-api', productionEnv(sampledTracingEnv(await this.otlpSink())));
+      this.track(process);
+      return { origin };
+    });
+  }
+
   /** The local OTLP/HTTP collector stand-in (bench/support/otlp-sink.ts). */
   otlpSink(): Promise<string> {
     return this.once('otlpSink', async () => {
@@ -187,6 +198,15 @@ export class BenchContext {
   tracedWebhookApi(): Promise<{ origin: string; pool: Pool }> {
     return this.once('tracedWebhookApi', async () => {
       const { origin, process } = await startApi('traced-webhook-api', webhookEnv(tracingEnv(await this.otlpSink())));
+      this.track(process);
+      return { origin, pool: new Pool(origin, { connections: 20 }) };
+    });
+  }
+
+  /** The API in webhook mode tracing one request in ten (S5T's sampled rounds: the worker follows each event's decision). */
+  sampledWebhookApi(): Promise<{ origin: string; pool: Pool }> {
+    return this.once('sampledWebhookApi', async () => {
+      const { origin, process } = await startApi('sampled-webhook-api', webhookEnv(sampledTracingEnv(await this.otlpSink())));
       this.track(process);
       return { origin, pool: new Pool(origin, { connections: 20 }) };
     });

@@ -48,6 +48,11 @@ export function tracingEnv(collector: string): Env {
   return { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: collector, OTEL_TRACES_SAMPLER: 'always_on' };
 }
 
+/** Tracing on as tracingEnv, sampling one trace in ten (the sampled variant of S2T and S5T, docs/operations.md "Traces"). */
+export function sampledTracingEnv(collector: string): Env {
+  return { ...tracingEnv(collector), OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' };
+}
+
 export function webhookEnv(overrides: Env = {}): Env {
   return productionEnv({ NODE_ENV: 'development', ALLOW_PRIVATE_URLS: 'true', ...overrides });
 }

@@ -1,8 +1,8 @@
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
+import type { IncomingMessage } from 'node:http';
+import type { Span } from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { NestInstrumentation } from '@opentelemetry/instrumentation-nestjs-core';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
@@ -21,13 +21,10 @@ export function startSdk(processName: 'api' | 'worker'): NodeSDK {
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
-      new HttpInstrumentation(),
-      // No span of its own (Nest's handler span says the same, and each costs on every request): it is
-      // here for the route template, which names the request's span (`GET /v1/properties/:propertyId`).
-      new ExpressInstrumentation({
-        ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.REQUEST_HANDLER, ExpressLayerType.ROUTER],
-      }),
-      new NestInstrumentation(),
+      // The request's span, named from the route Express matched (`GET /v1/properties/:propertyId`) when it
+      // ends. No Express or Nest instrumentation: their spans per layer and handler cost on every request
+      // and say nothing the request's span and our own do not.
+      new HttpInstrumentation({ applyCustomAttributesOnSpan: (span, request) => nameFromRoute(span, request) }),
       // Statements inside a trace only (a pool's idle checks are no one's), text without parameters.
       new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
       // BullMQ's blocking polls have no parent: they would each be a trace of their own.
@@ -39,4 +36,12 @@ export function startSdk(processName: 'api' | 'worker'): NodeSDK {
   });
   sdk.start();
   return sdk;
+}
+
+/** Names a server span from its request's route template (req.route, set by Express once a route matched). */
+function nameFromRoute(span: Span, request: unknown): void {
+  const { method, route } = request as IncomingMessage & { route?: { path?: unknown } };
+  if (typeof route?.path !== 'string') return;
+  span.setAttribute('http.route', route.path);
+  span.updateName(`${method ?? 'GET'} ${route.path}`);
 }

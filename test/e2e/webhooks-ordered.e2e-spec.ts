@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { WebhookBatches } from '../../src/modules/webhooks/engine/batches/webhook-batches.service';
+import { WebhookClaims } from '../../src/modules/webhooks/engine/claims/webhook-claims.service';
 import { ApiClient, TestAccount, TestApp } from '../support/app';
 import { feedOrder, logArrivals, numberOf, orderViolations, publishSeries } from '../support/ordered-webhooks';
 import { expectProblem } from '../support/problem';
@@ -226,4 +227,40 @@ describe('ordered webhook endpoints', () => {
     expect(replayed.maxInFlight()).toBe(1);
     expect(orderViolations(replayed, await feedOrder(api, 'ordered.replay', 5))).toEqual([]);
   }, 60_000);
+
+  it("goes on from each head's record: the statement that records a head claims the next one, no claim of its own", async () => {
+    const r = await engine.receiver();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let first = true;
+    r.respondWith(async () => {
+      // The first head is answered once every delivery of the series is in the database: from then on, each
+      // next one's turn has come when the one before it is recorded.
+      if (first) {
+        first = false;
+        await held;
+      }
+      return { status: 204 };
+    });
+    const claims = worker.ctx.get(WebhookClaims);
+    const claimedInOrder = jest.spyOn(claims, 'claimedInOrder');
+    try {
+      const sub = await subscribeOrdered(`${r.url}/chain`, ['ordered.chain']);
+      await publishSeries(t, account.accountId, 'ordered.chain', 6);
+      await r.waitFor(1, 10_000);
+      await waitUntil(
+        async () => {
+          const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM webhook_deliveries WHERE subscription_id = $1`, [sub.id]);
+          return count === 6;
+        },
+        10_000,
+        'the six deliveries dispatched',
+      );
+      release();
+      await r.waitFor(6, 20_000);
+      expect(claimedInOrder).toHaveBeenCalledTimes(5);
+    } finally {
+      claimedInOrder.mockRestore();
+    }
+  }, 40_000);
 });

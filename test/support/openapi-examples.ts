@@ -7,7 +7,7 @@ import { CALENDAR_FEED_EXAMPLES } from '../../src/modules/calendar-feeds/calenda
 import { LEGACY_EXAMPLES } from '../../src/modules/legacy/legacy.declaration';
 import { DECLARED } from '../../src/modules/modules';
 import { PROPERTY_EXAMPLES } from '../../src/modules/properties/properties.declaration';
-import { WEBHOOK_EXAMPLES } from '../../src/modules/webhooks/webhooks.declaration';
+import { WEBHOOK_EXAMPLES } from '../../src/modules/webhooks/webhooks.examples';
 import { clientFor, createAccount, TestAccount, TestApp } from './app';
 import { jobInStatus } from './job-requests';
 import { createProperty } from './properties';

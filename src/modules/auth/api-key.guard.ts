@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
+import { boundedCache } from '../../platform/cache/bounded-cache';
 import { IS_PUBLIC } from '../../platform/http/public.decorator';
 import { Metrics } from '../../platform/metrics/metrics';
 import { failedAuthLimitError, keyLimitError } from '../../platform/http/rate-limit.errors';
@@ -40,7 +41,7 @@ export class ApiKeyGuard implements CanActivate {
   private readonly bearerRoute = new RouteFlag(BEARER_KEY_ACCEPTED);
   private readonly testModeRoute = new RouteFlag(TEST_MODE_ONLY);
   /** Hashes of keys served while some address was blocked: looked up at once from a blocked address (lookUp). */
-  private readonly served = new Set<string>();
+  private readonly served = boundedCache<string, true>(MAX_SERVED_KEYS);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'testHelpersEnabled'>,
@@ -122,10 +123,9 @@ export class ApiKeyGuard implements CanActivate {
     return [await (early ?? this.auth.findKey(keyHash)), decision];
   }
 
-  /** Notes a key this process has just served (bounded: the hint starts over when full). */
+  /** Notes a key this process has just served (bounded: the least recently served go first). */
   private noteServed(keyHash: Buffer): void {
-    if (this.served.size >= MAX_SERVED_KEYS) this.served.clear();
-    this.served.add(keyHash.toString('base64url'));
+    this.served.set(keyHash.toString('base64url'), true);
   }
 
   private async refuse(address: string, presented?: { keyHash: Buffer; took: KeyDecision['took'] }): Promise<never> {

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Tx } from '../../platform/database/unit-of-work';
 import { tracing } from '../../platform/tracing/tracing';
 import { isIdOf, newId } from '../../platform/ids/ids';
@@ -59,8 +58,8 @@ export class EventsService {
   }
 
   // Webhook engine (worker): dispatch bookkeeping, the events a delivery sends, retention. See EventsRepository for the SQL.
-  lockUndispatched(manager: EntityManager, ids: string[]): Promise<UndispatchedEvent[]> {
-    return this.repository.lockUndispatched(manager, ids);
+  lockUndispatched(tx: Tx, ids: string[]): Promise<UndispatchedEvent[]> {
+    return this.repository.lockUndispatched(tx.manager, ids);
   }
 
   /** The events these deliveries send, each looked up within its account; one query for the batch, duplicates asked once. */
@@ -69,8 +68,8 @@ export class EventsService {
     return this.repository.findByAccountAndId([...unique.values()]);
   }
 
-  markDispatched(manager: EntityManager, ids: string[]): Promise<void> {
-    return this.repository.markDispatched(manager, ids);
+  markDispatched(tx: Tx, ids: string[]): Promise<void> {
+    return this.repository.markDispatched(tx.manager, ids);
   }
 
   undispatchedIds(graceMs: number, limit: number, accountIds?: string[]): Promise<string[]> {

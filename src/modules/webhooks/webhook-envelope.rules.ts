@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { isSandboxAccount, TEST_MODE_HEADER } from '../auth/auth.rules';
-import { signPayload } from './subscriptions/webhook-signer.rules';
+import { signPayload } from './webhook-signer.rules';
 
 /**
  * The wire format of a webhook attempt (spec 6.1): what its body is built from, the body, and the

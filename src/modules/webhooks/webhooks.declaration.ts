@@ -10,16 +10,10 @@ import {
   ROTATED_SECRET_SHAPE,
   WEBHOOK_SUBSCRIPTION_SHAPE,
 } from './subscriptions/webhook-subscription.response';
+import { WEBHOOK_EXAMPLE_IDS, WEBHOOK_EXAMPLES } from './webhooks.examples';
 import { WEBHOOK_IDS } from './webhooks.ids';
 
-const exampleIds = {
-  webhookId: 'sub_01JDZK8D6E7F8G9H0J1K2M3N4P',
-  deliveryId: 'whd_01JDZK8W7X8Y9Z0A1B2C3D4E5F',
-  replayId: 'rpl_01JDZKA1B2C3D4E5F6G7H8J9K0',
-};
-
-/** The example requests' values (the contract test swaps the URL for its receiver's). */
-export const WEBHOOK_EXAMPLES = { ...exampleIds, webhookUrl: 'https://hooks.example.com/property-ops' };
+const exampleIds = WEBHOOK_EXAMPLE_IDS;
 
 const SUBSCRIPTION = {
   id: exampleIds.webhookId,

@@ -7,8 +7,8 @@ import { APP_CONFIG } from '../../config/config.module';
 
 /**
  * Plain parameterised SQL straight through the `pg` pool TypeORM opened (no second pool,
- * no query builder, no query runner). For hot reads outside a transaction only; writes and
- * transactional reads go through UnitOfWork's EntityManager.
+ * no query builder, no query runner). For hot statements outside a transaction only (reads, and the
+ * webhook engine's single-statement claims and records); transactions go through UnitOfWork's EntityManager.
  *
  * On a connection that stays ours (DATABASE_POOLER `none` or `session`) each statement is a
  * named prepared statement, parsed and planned once per connection. Behind a transaction pooler

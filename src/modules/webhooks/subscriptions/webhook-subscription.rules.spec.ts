@@ -7,7 +7,7 @@ import {
   standardWebhooksSecret,
 } from './webhook-subscription.rules';
 import { Webhook } from 'standardwebhooks';
-import { signPayload } from './webhook-signer.rules';
+import { signPayload } from '../webhook-signer.rules';
 
 describe('webhook subscription rules', () => {
   it('mints 32-byte base64url secrets (43 characters, no padding), different every time', () => {

@@ -31,7 +31,7 @@ import {
   SUBSCRIPTION_LIMITS,
   wantsV1a,
 } from './webhook-subscription.rules';
-import { newSigningKeyPair, signingKeyContext } from './webhook-signer.rules';
+import { newSigningKeyPair, signingKeyContext } from '../webhook-signer.rules';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../platform/database/pg-errors';
 import {
   DeliveryFilter,

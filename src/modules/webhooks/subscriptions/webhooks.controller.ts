@@ -8,7 +8,7 @@ import { TestWebhookDto } from './dto/test-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { WebhookSubscriptionsService } from './webhook-subscriptions.service';
 import { RouteDoc, none, ok, page } from '../../../platform/openapi/route-doc';
-import { WEBHOOK_EXAMPLES } from '../webhooks.declaration';
+import { WEBHOOK_EXAMPLES } from '../webhooks.examples';
 import { CREATED_WEBHOOK_SUBSCRIPTION_SHAPE, ROTATED_SECRET_SHAPE, WEBHOOK_SUBSCRIPTION_SHAPE } from './webhook-subscription.response';
 import { RETRIED_DELIVERY_SHAPE, TEST_DELIVERY_SHAPE, WEBHOOK_DELIVERY_SHAPE } from './webhook-delivery.response';
 

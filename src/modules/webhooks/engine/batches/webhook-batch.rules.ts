@@ -29,14 +29,3 @@ export function mergeFrom(current: string, woken: string): string {
 export function loopEnds(claimed: number, size: number, wokenMeanwhile: boolean): boolean {
   return claimed < size && !wokenMeanwhile;
 }
-
-/** How a batch went, for the log and metrics: attempts sent, settled without a POST, and given back unsent. */
-export interface BatchTally {
-  sent: number;
-  settled: number;
-  released: number;
-}
-
-export function emptyTally(): BatchTally {
-  return { sent: 0, settled: 0, released: 0 };
-}

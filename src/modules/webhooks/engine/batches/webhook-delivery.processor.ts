@@ -5,9 +5,7 @@ import { APP_CONFIG } from '../../../../config/config.module';
 import { BatchWake, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from '../../webhook-queue.service';
 import { QueueWorkers } from '../../../../platform/queue/queue-worker';
 import { WebhookBatches } from './webhook-batches.service';
-
-/** Time for running attempts to record their outcome once their POST ended, at shutdown. */
-const RECORD_WITHIN_MS = 2_000;
+import { RECORD_WITHIN_MS } from '../pipeline/webhook-attempt-pipeline.service';
 
 /**
  * Runs the delivery queue (worker only) through WebhookBatches: `batch` jobs wake a subscription's batch
@@ -42,7 +40,7 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap {
   }
 
   private async process(job: Job<DeliveryJobData | BatchWake>, token?: string): Promise<void> {
-    const result = await this.batches.run(job);
+    const result = await this.batches.runJob(job);
     if (result.kind === 'parked') return this.park(job, result.delayMs, token);
   }
 

@@ -23,6 +23,8 @@ export type HeadState = 'none' | 'in_flight' | 'not_due' | 'blocked';
  * or found lost when it ran out unrecorded. The record that settles it is WebhookAttemptsRepository's.
  * Statements that join a batch of ids also say `id = ANY(<the ids>)`: webhook_deliveries is partitioned
  * by id, and only a condition on the id itself lets the planner read just the partitions holding them.
+ * The statements that run per attempt are prepared once per connection (Sql.prepared): planning them over
+ * every partition each time cost about as much as running them.
  */
 @Injectable()
 export class WebhookClaimsRepository {
@@ -44,7 +46,8 @@ export class WebhookClaimsRepository {
     inputs: Array<{ id: string; expectedAttemptCount: number }>,
     leaseMs: number,
   ): Promise<Array<DeliveryRow | undefined>> {
-    const rows: SelectedRow[] = await this.dataSource.query(
+    const rows = await this.sql.prepared<SelectedRow>(
+      'webhook_claim_for_sending',
       `WITH claimed AS (
          UPDATE webhook_deliveries d
             SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $3::float8 / 1000)
@@ -85,7 +88,8 @@ export class WebhookClaimsRepository {
     ordered = false,
   ): Promise<DeliveryRow[]> {
     if (ordered) return this.claimHead(subscription, leaseMs);
-    const rows: SelectedRow[] = await this.dataSource.query(
+    const rows = await this.sql.prepared<SelectedRow>(
+      'webhook_claim_due',
       `WITH due AS (
          SELECT id FROM webhook_deliveries
           WHERE account_id = $1 AND subscription_id = $2 AND id >= $3 AND status = 'pending'
@@ -110,9 +114,10 @@ export class WebhookClaimsRepository {
   /**
    * An ordered subscription's batch: the head of its order when its turn has come (webhook-order.sql.ts),
    * alone. Its deliveries outside the order (test deliveries, manual retries, replays) go by their own
-   * jobs; those a toggle left unordered by a wake-up saying so (a plain claim). A prepared statement: it
-   * runs once per ordered delivery over every partition, and planning it each time cost about as much as
-   * running it. (A batch's scan from `fromId` would walk the whole backlog waiting in order, every claim.)
+   * jobs; those a toggle left unordered by a wake-up saying so (a plain claim). This starts an order's
+   * chain (a wake-up, a head that was not due or blocked): from there on the record of each head claims the
+   * next (WebhookAttemptsRepository.recordAttempts). (A batch's scan from `fromId` would walk the whole
+   * backlog waiting in order, every claim.)
    */
   private async claimHead(subscription: { accountId: string; id: string }, leaseMs: number): Promise<DeliveryRow[]> {
     const rows = await this.sql.prepared<SelectedRow>(
@@ -150,7 +155,8 @@ export class WebhookClaimsRepository {
 
   /** The events of the next `limit` pending deliveries in a subscription's order, in order (index webhook_deliveries_order_idx). */
   async eventsAhead(subscriptionId: string, limit: number): Promise<Array<{ accountId: string; id: string }>> {
-    const rows: Array<{ account_id: string; event_id: string }> = await this.dataSource.query(
+    const rows = await this.sql.prepared<{ account_id: string; event_id: string }>(
+      'webhook_order_events_ahead',
       `SELECT account_id, event_id FROM webhook_deliveries
         WHERE subscription_id = $1 AND order_tx IS NOT NULL AND status = 'pending'
         ORDER BY order_tx, event_id LIMIT $2`,
@@ -161,7 +167,8 @@ export class WebhookClaimsRepository {
 
   /** Extends this worker's claims on attempts still running; one statement for all of them. */
   async renewClaims(ids: string[], leaseMs: number): Promise<void> {
-    await this.dataSource.query(
+    await this.sql.prepared(
+      'webhook_renew_claims',
       `UPDATE webhook_deliveries SET in_flight_until = now() + make_interval(secs => $2::float8 / 1000)
         WHERE id = ANY($1::text[]) AND in_flight_until IS NOT NULL`,
       [ids, leaseMs],
@@ -170,7 +177,8 @@ export class WebhookClaimsRepository {
 
   /** Gives up claims taken for attempts that were then not sent (their job is parked, or cannot be signed). */
   async releaseClaims(inputs: Array<{ id: string; expectedAttemptCount: number }>): Promise<void> {
-    await this.dataSource.query(
+    await this.sql.prepared(
+      'webhook_release_claims',
       `UPDATE webhook_deliveries d SET in_flight_since = NULL, in_flight_until = NULL
          FROM unnest($1::text[], $2::int[]) AS i(id, expected)
         WHERE d.id = i.id AND d.id = ANY($1::text[]) AND d.status = 'pending' AND d.attempt_count = i.expected`,

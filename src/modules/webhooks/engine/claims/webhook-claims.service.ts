@@ -14,13 +14,12 @@ import { WebhookEnvelopeSources } from './webhook-envelope-sources';
 export const CLAIM_LEASE_MS = 5_000;
 const CLAIM_RENEW_MS = 1_500;
 /**
- * Concurrent single attempts share their claim-and-load (and give-back) queries: up to this many rows
- * per query, and one query of each kind at a time, so the attempts arriving while it runs gather into
- * the next. (With four at a time, batches under load held one or two attempts: about 2.5 statements per
- * delivery in S5, a third of the worker's CPU in `pg`; with one, fan-out ran about 20% faster.)
+ * The engine's concurrent statements of one kind (single attempts' claims, give-backs, records) share one
+ * statement: up to this many rows per statement, and one statement of each kind at a time, so the calls
+ * arriving while it runs gather into the next (more at a time left statements of one or two rows).
  */
-const QUERY_BATCH = 100;
-const QUERIES_IN_PARALLEL = 1;
+export const QUERY_BATCH = 100;
+export const QUERIES_IN_PARALLEL = 1;
 /** Events of an ordered subscription's next deliveries loaded with the head's (see claimDue). */
 const ORDER_AHEAD = 100;
 /** Lost attempts found per sweep run. */
@@ -64,7 +63,7 @@ export class WebhookClaims {
     this.releases = new Coalescer<AttemptRef, undefined>(
       async (refs) => (await this.repository.releaseClaims(refs), refs.map(() => undefined)),
       QUERY_BATCH,
-      1,
+      QUERIES_IN_PARALLEL,
     );
   }
 
@@ -91,14 +90,29 @@ export class WebhookClaims {
     ordered = false,
   ): Promise<{ works: DeliveryWork[]; claimed: number }> {
     const rows = await this.repository.claimDue(subscription, fromId, limit, CLAIM_LEASE_MS, ordered);
+    return { works: await this.loaded(rows, ordered), claimed: rows.length };
+  }
+
+  /**
+   * The next delivery of an order, claimed by the statement that recorded the one before it
+   * (WebhookAttemptsRepository.recordAttempts): held from now on, and loaded like a claimed head.
+   * Undefined when its event is gone (its claim runs out for the sweep).
+   */
+  async claimedInOrder(row: DeliveryRow): Promise<DeliveryWork | undefined> {
+    const [work] = await this.loaded([row], true);
+    return work;
+  }
+
+  /** Claimed rows held (renewed until settled) and loaded with what their envelopes are built from. */
+  private async loaded(rows: DeliveryRow[], ordered: boolean): Promise<DeliveryWork[]> {
     for (const row of rows) this.hold(row.id);
     let sources: Map<string, EnvelopeSource>;
     try {
       const refs = rows.flatMap((row) => (row.eventId ? [{ accountId: row.accountId, id: row.eventId }] : []));
       // An ordered subscription is claimed one delivery at a time: the events of the next ones in its order
       // are loaded with this one's when it is not in memory, one event query per ORDER_AHEAD deliveries, not one each.
-      const missing = ordered && rows.some((row) => row.inOrder && row.eventId !== null && !this.envelopes.has(row.eventId));
-      const ahead = missing ? await this.repository.eventsAhead(subscription.id, ORDER_AHEAD) : [];
+      const head = ordered ? rows.find((row) => row.inOrder && row.eventId !== null && !this.envelopes.has(row.eventId)) : undefined;
+      const ahead = head ? await this.repository.eventsAhead(head.subscriptionId, ORDER_AHEAD) : [];
       sources = await this.envelopes.of([...refs, ...ahead]);
     } catch (error) {
       // None will be sent: the claims go back, or (database gone) run out for the sweep. Left held, they would be
@@ -106,15 +120,12 @@ export class WebhookClaims {
       await this.release(rows).catch(() => undefined);
       throw error;
     }
-    return {
-      works: rows.flatMap((row): DeliveryWork[] => {
-        const work = workOf(row, sources);
-        if (work) return [work];
-        this.held.delete(row.id); // Its event is gone: not renewed, so its claim runs out.
-        return [];
-      }),
-      claimed: rows.length,
-    };
+    return rows.flatMap((row): DeliveryWork[] => {
+      const work = workOf(row, sources);
+      if (work) return [work];
+      this.held.delete(row.id); // Its event is gone: not renewed, so its claim runs out.
+      return [];
+    });
   }
 
   /** Where an ordered subscription's head stands, when a claim took none of its order. */

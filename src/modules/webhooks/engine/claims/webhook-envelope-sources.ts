@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { boundedCache } from '../../../../platform/cache/bounded-cache';
 import { EventsService } from '../../../events/events.service';
 import { EnvelopeSource, eventEnvelopeSource } from '../../webhook-envelope.rules';
 
 /**
- * Envelope sources of recently loaded events kept in memory: event rows never change, and a fan-out's
- * deliveries of one event arrive together, so most load batches need no event query at all. Emptied
- * when full (a bound, not an LRU: the locality is short).
+ * Envelope sources of recently loaded events kept in memory at most: event rows never change, and a
+ * fan-out's deliveries of one event arrive together, so most load batches need no event query at all.
  */
 const RECENT_EVENTS_MAX = 1_000;
 
@@ -13,7 +13,7 @@ const RECENT_EVENTS_MAX = 1_000;
 @Injectable()
 export class WebhookEnvelopeSources {
   /** Event id → envelope source (see RECENT_EVENTS_MAX). */
-  private readonly recent = new Map<string, EnvelopeSource>();
+  private readonly recent = boundedCache<string, EnvelopeSource>(RECENT_EVENTS_MAX);
 
   constructor(private readonly events: EventsService) {}
 
@@ -24,7 +24,7 @@ export class WebhookEnvelopeSources {
 
   /** Envelope sources of these events (each of its account): recent ones from memory, the others in one query. */
   async of(refs: Array<{ accountId: string; id: string }>): Promise<Map<string, EnvelopeSource>> {
-    // Collected into a map of this call's own: another batch may empty the shared one while this one waits.
+    // Collected into a map of this call's own: the cache may drop an entry while this call waits.
     const sources = new Map<string, EnvelopeSource>();
     const missing: typeof refs = [];
     for (const ref of refs) {
@@ -34,7 +34,6 @@ export class WebhookEnvelopeSources {
     }
     if (missing.length === 0) return sources;
     const events = await this.events.findForDelivery(missing);
-    if (this.recent.size + events.length > RECENT_EVENTS_MAX) this.recent.clear();
     for (const event of events) {
       const source = eventEnvelopeSource(event);
       this.recent.set(event.id, source);

@@ -14,25 +14,32 @@
  * is one index probe (webhook_deliveries_order_idx's range before it, webhook_deliveries_order_in_flight_idx),
  * never a scan of the backlog behind it: a claim costs the same with 10 or 10,000 waiting.
  */
-export function turnHasCome(d: string): string {
+export function turnHasCome(d: string, ended?: string): string {
+  // `ended`: the SQL of a delivery the same statement records as ended (its row, in the statement's snapshot, still
+  // pending and in flight): the claim of the next one in its order looks past it.
+  const past = ended ? ` AND p.id <> ${ended}` : '';
+  const pastInFlight = ended ? ` AND f.id <> ${ended}` : '';
   return `${d}.order_tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
     AND NOT EXISTS (
       SELECT 1 FROM webhook_deliveries p
        WHERE p.subscription_id = ${d}.subscription_id AND p.order_tx IS NOT NULL AND p.status = 'pending'
-         AND (p.order_tx, p.event_id) < (${d}.order_tx, ${d}.event_id))
+         AND (p.order_tx, p.event_id) < (${d}.order_tx, ${d}.event_id)${past})
     AND NOT EXISTS (
       SELECT 1 FROM webhook_deliveries f
        WHERE f.subscription_id = ${d}.subscription_id AND f.order_tx IS NOT NULL AND f.in_flight_until IS NOT NULL
-         AND f.status = 'pending' AND f.id <> ${d}.id)
+         AND f.status = 'pending' AND f.id <> ${d}.id${pastInFlight})
     AND NOT EXISTS (
       SELECT 1 FROM events e
        WHERE e.dispatched_at IS NULL AND e.account_id = ${d}.account_id
          AND (e.tx_id, e.id) < (${d}.order_tx::text::xid8, ${d}.event_id))`;
 }
 
-/** The head of subscription `$subscription`'s order: its lowest pending delivery in order (index webhook_deliveries_order_idx). */
-export function orderHead(subscriptionParam: string): string {
+/**
+ * The head of subscription `$subscription`'s order: its lowest pending delivery in order (index
+ * webhook_deliveries_order_idx). `ended`: a delivery the same statement records as ended, passed over.
+ */
+export function orderHead(subscriptionParam: string, ended?: string): string {
   return `SELECT id FROM webhook_deliveries
-           WHERE subscription_id = ${subscriptionParam} AND order_tx IS NOT NULL AND status = 'pending'
+           WHERE subscription_id = ${subscriptionParam} AND order_tx IS NOT NULL AND status = 'pending'${ended ? ` AND id <> ${ended}` : ''}
            ORDER BY order_tx, event_id LIMIT 1`;
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../../../config/config';
 import { APP_CONFIG } from '../../../../config/config.module';
-import { DataSource } from 'typeorm';
+import { UnitOfWork } from '../../../../platform/database/unit-of-work';
 import { newId } from '../../../../platform/ids/ids';
 import { EventsService } from '../../../events/events.service';
 import { Coalescer } from '../../../../platform/concurrency/coalescer';
@@ -17,6 +17,8 @@ import { WEBHOOK_IDS } from '../../webhooks.ids';
  */
 const MAX_BATCH = 200;
 const MAX_PARALLEL_BATCHES = 1;
+/** Dispatch's transactions span accounts and publish nothing: their context names the step alone. */
+const DISPATCH_CONTEXT = { accountId: '', requestId: 'dispatch', clientRequestId: 'dispatch' };
 
 /**
  * Fans events out to subscriptions (worker side): one pending delivery row per matching enabled
@@ -42,7 +44,7 @@ export class WebhookDispatchService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly events: EventsService,
     private readonly repository: WebhookDeliveriesRepository,
     private readonly batches: WebhookBatches,
@@ -63,15 +65,16 @@ export class WebhookDispatchService {
     const began = performance.now();
     let events: Awaited<ReturnType<EventsService['lockUndispatched']>> = [];
     let fanned: Array<{ id: string; eventId: string | null }> = [];
-    const created = await this.dataSource.transaction(async (manager) => {
-      events = await this.events.lockUndispatched(manager, ids);
+    const created = await this.uow.run(DISPATCH_CONTEXT, async (tx) => {
+      const { manager } = tx;
+      events = await this.events.lockUndispatched(tx, ids);
       if (events.length === 0) return [];
       const candidates = await this.repository.candidateSubscriptions(manager, events, this.config.legacy.sunsetAt);
       const rows = inEventOrder(fanOut(events, candidates)).map((delivery) => ({ id: newId(WEBHOOK_IDS.delivery), ...delivery }));
       fanned = rows;
       const inserted = await this.repository.insertEventDeliveries(manager, rows);
       await this.events.markDispatched(
-        manager,
+        tx,
         events.map((event) => event.id),
       );
       return inserted;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { KEY_BYTES, parseKeyring } from '../../../../config/keyring';
 import { SecretBox } from '../../../../platform/secrets/secret-box';
-import { newSigningKeyPair, signingKeyContext } from '../../subscriptions/webhook-signer.rules';
+import { newSigningKeyPair, signingKeyContext } from '../../webhook-signer.rules';
 import { StoredSecrets, WebhookSubscriptionsRepository } from '../../webhook-subscriptions.repository';
 import { WebhookSecretsService } from './webhook-secrets.service';
 

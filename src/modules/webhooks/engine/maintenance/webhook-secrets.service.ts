@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SecretBox } from '../../../../platform/secrets/secret-box';
 import { SecretBoxError } from '../../../../platform/secrets/secret-box.rules';
-import { signingKeyContext } from '../../subscriptions/webhook-signer.rules';
+import { signingKeyContext } from '../../webhook-signer.rules';
 import { StoredSecrets, WebhookSubscriptionsRepository } from '../../webhook-subscriptions.repository';
 
 const BATCH = 100;

@@ -7,6 +7,7 @@ import { WebhookDispatchService } from '../dispatch/webhook-dispatch.service';
 import { WebhookQueue } from '../../webhook-queue.service';
 import { CLAIM_LEASE_MS } from '../claims/webhook-claims.service';
 import { WebhookAttemptPipeline } from '../pipeline/webhook-attempt-pipeline.service';
+import { WebhookBatches } from '../batches/webhook-batches.service';
 import { WebhookReplaysRepository } from '../../webhook-replays.repository';
 
 /** Events younger than this are left to the fast path (it normally dispatches within milliseconds). */
@@ -40,6 +41,7 @@ export class WebhookSweepService {
     private readonly events: EventsService,
     private readonly dispatcher: WebhookDispatchService,
     private readonly pipeline: WebhookAttemptPipeline,
+    private readonly batches: WebhookBatches,
     private readonly repository: WebhookDeliveriesRepository,
     private readonly queue: WebhookQueue,
     private readonly replays: WebhookReplaysRepository,
@@ -58,7 +60,10 @@ export class WebhookSweepService {
       if (ids.length < EVENT_BATCH) break;
     }
 
-    const lostAttempts = await this.pipeline.recoverLostAttempts(accountIds);
+    const lost = await this.pipeline.recoverLostAttempts(accountIds);
+    const lostAttempts = lost.recorded;
+    // A lost head of an order recorded as ended: its lane goes on with the next one.
+    this.batches.ordersMoved(lost.orders);
 
     // Attempts in flight are claimed and left out; a due attempt may still wait in the queue a little,
     // past that slack its job is looked at: added again when gone, replaced when it will not run (finished,

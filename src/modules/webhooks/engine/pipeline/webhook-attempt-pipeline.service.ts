@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../../../../config/config';
 import { APP_CONFIG } from '../../../../config/config.module';
 import { DeliveryRow, DeliveryWork } from '../../webhook-delivery.row';
-import { BatchWake, DeliveryJobData, WebhookQueue } from '../../webhook-queue.service';
+import { DeliveryJobData, WebhookQueue } from '../../webhook-queue.service';
 import { Release, Turns, WebhookAdmission } from '../admission/webhook-admission.service';
 import { DroppedReason } from '../claims/webhook-claim.rules';
 import { WebhookClaims } from '../claims/webhook-claims.service';
@@ -18,22 +18,42 @@ import { NextDeliveryState, settleAttempt } from '../settlement/webhook-backoff.
 import { tracing, SpanHandle } from '../../../../platform/tracing/tracing';
 import { attemptOutcome, claimSpans, tracedAttempt } from '../webhook-spans';
 
-/** Time for running attempts to record their outcome once their POST ended, at shutdown. */
-const RECORD_WITHIN_MS = 2_000;
+/** Time for running attempts to record their outcome once their POST ended, at shutdown (the delivery queue's close waits as long). */
+export const RECORD_WITHIN_MS = 2_000;
 
 export type AttemptResult =
   /** Nothing to do (see DroppedReason). */
   | { kind: 'dropped'; reason: DroppedReason }
   /** The subscription already has its share of concurrent calls: try this job again shortly. */
   | { kind: 'busy'; subscriptionId: string }
-  /** Attempted (or stopped): `recorded` false when another run of the same attempt recorded it first. */
-  | { kind: 'attempted'; state: NextDeliveryState; recorded: boolean };
+  /**
+   * Attempted (or stopped): `recorded` false when another run of the same attempt recorded it first.
+   * `order`: the attempt ended its delivery's place in its subscription's order (OrderStep). `previous`:
+   * the attempt's trace context, for the retry a caller runs itself (Retries) to link to.
+   */
+  | { kind: 'attempted'; state: NextDeliveryState; recorded: boolean; order?: OrderStep; previous?: string };
+
+/**
+ * A delivery that ended its place in its subscription's order, and the next one in that order claimed
+ * with its record (undefined: none whose turn has come): the caller hands it to the subscription's lane.
+ */
+export interface OrderStep {
+  ended: Pick<DeliveryRow, 'id' | 'accountId' | 'subscriptionId'>;
+  next: DeliveryWork | undefined;
+}
 
 /**
  * How a claimed attempt's start went: started (or stopped without a POST), its result to come; or
  * refused, its claim given back (its subscription busy, or its secret not opening).
  */
 export type Start = { kind: 'started'; result: Promise<AttemptResult> } | { kind: 'refused'; reason: 'busy' | 'unsignable' };
+
+/**
+ * Who runs an attempt's retry: a delayed `deliver` job (the default), or the caller, which waits for it and
+ * attempts it itself (an ordered replay, which sends its next delivery once this one has ended). A caller that
+ * goes away leaves the retry due in the database: the sweep sends it, overdue.
+ */
+export type Retries = 'queued' | 'caller';
 
 const DISABLED_REPORT: AttemptReport = {
   outcome: 'fatal',
@@ -61,8 +81,6 @@ const LOST_REPORT: AttemptReport = { outcome: 'lost', responseCode: null, respon
 export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
   /** Attempts being sent or recorded (shutdown waits for them). */
   private readonly sending = new Set<Promise<AttemptResult>>();
-  /** Told when a delivery in an ordered subscription's order has ended: the next one may go (WebhookBatches). */
-  private orderAdvanced: (wake: BatchWake) => unknown = () => undefined;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -86,22 +104,17 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
     this.claims.stop();
   }
 
-  /** Who runs the next delivery of an order once the one before it has ended (set once, by WebhookBatches). */
-  onOrderAdvanced(listener: (wake: BatchWake) => unknown): void {
-    this.orderAdvanced = listener;
-  }
-
   /**
    * One attempt of a queue job (a retry, a test delivery, POST …/retry, the sweep's re-send, a replay's
    * send), start to end: claimed (a job whose attempt is finished, stale or held by another run is
    * dropped), then the rest of the pipeline, its pacing turn found alone.
    */
-  async attempt(job: DeliveryJobData): Promise<AttemptResult> {
+  async attempt(job: DeliveryJobData, retries: Retries = 'queued'): Promise<AttemptResult> {
     const began = performance.now();
     const claimed = await this.claims.claim(job);
     if ('dropped' in claimed) return { kind: 'dropped', reason: claimed.dropped };
     claimSpans([claimed.work], began);
-    const start = await this.start(claimed.work, this.admission.alone(), job.previous);
+    const start = await this.start(claimed.work, this.admission.alone(), job.previous, retries);
     if (start.kind === 'started') return start.result;
     return start.reason === 'busy'
       ? { kind: 'busy', subscriptionId: claimed.work.subscriptionId }
@@ -114,12 +127,12 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
    * given back. `turns` are where its pacing turn comes from (alone, or its batch's); `previous` is the
    * trace context of the attempt before it (a retry's job carries it), linked from this one's span.
    */
-  async start(work: DeliveryWork, turns: Turns, previous?: string): Promise<Start> {
+  async start(work: DeliveryWork, turns: Turns, previous?: string, retries: Retries = 'queued'): Promise<Start> {
     const began = performance.now();
     if (!work.subscription.enabled) {
       // Disabled (by the owner or auto-disabled): pending deliveries stop here and never count.
       const stopped = { report: DISABLED_REPORT, at: new Date(), durationMs: 0 };
-      const result = tracedAttempt(work, began, previous, (span) => this.finish(work, stopped, 'held', true, span));
+      const result = tracedAttempt(work, began, previous, (span) => this.finish(work, stopped, 'held', true, span, retries));
       return { kind: 'started', result: result.finally(() => this.claims.settled(work.id)) };
     }
     const signing = this.signing.forDelivery(work);
@@ -132,7 +145,7 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
       throw error;
     }
     if (!release) return this.refuse(work, 'busy');
-    const sending = tracedAttempt(work, began, previous, (span) => this.sendAndFinish(work, signing, release, span));
+    const sending = tracedAttempt(work, began, previous, (span) => this.sendAndFinish(work, signing, release, span, retries));
     this.sending.add(sending);
     void sending.catch(() => undefined).finally(() => this.sending.delete(sending));
     return { kind: 'started', result: sending };
@@ -141,14 +154,15 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
   /**
    * Attempts whose claim ran out with nobody recording them (their worker died, or could not reach the
    * database): each is recorded as a failed attempt of unknown outcome, and the next one is sent at once
-   * while retries remain. Returns how many were recorded.
+   * while retries remain. Returns how many were recorded, and the orders whose head this ended (for their lanes).
    */
-  async recoverLostAttempts(accountIds?: string[]): Promise<number> {
+  async recoverLostAttempts(accountIds?: string[]): Promise<{ recorded: number; orders: OrderStep[] }> {
     const lost = await this.claims.lost(accountIds);
     const results = await Promise.all(
       lost.map(({ row, inFlightSince }) => this.finish(row, { report: LOST_REPORT, at: inFlightSince, durationMs: null }, 'expired', true)),
     );
-    return results.filter((result) => result.kind === 'attempted' && result.recorded).length;
+    const attempted = results.flatMap((result) => (result.kind === 'attempted' && result.recorded ? [result] : []));
+    return { recorded: attempted.length, orders: attempted.flatMap((result) => (result.order ? [result.order] : [])) };
   }
 
   /** Gives the claim of an attempt that will not be sent now back (due again at once). */
@@ -158,7 +172,13 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
   }
 
   /** Sends an admitted attempt holding one of its subscription's slots (`release` frees it once the POST ended), then finishes it. */
-  private async sendAndFinish(work: DeliveryWork, signing: DeliverySigning, release: Release, span: SpanHandle): Promise<AttemptResult> {
+  private async sendAndFinish(
+    work: DeliveryWork,
+    signing: DeliverySigning,
+    release: Release,
+    span: SpanHandle,
+    retries: Retries,
+  ): Promise<AttemptResult> {
     try {
       let sent: SentAttempt;
       try {
@@ -169,7 +189,7 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
         release();
       }
       attemptOutcome(span, sent);
-      return await this.finish(work, sent, 'held', false, span);
+      return await this.finish(work, sent, 'held', false, span, retries);
     } finally {
       this.claims.settled(work.id);
     }
@@ -186,6 +206,7 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
     claim: AttemptClaim,
     uncounted = false,
     span?: SpanHandle,
+    retries: Retries = 'queued',
   ): Promise<AttemptResult> {
     const settled = settleAttempt({
       ...sent,
@@ -195,13 +216,11 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
       now: new Date(),
     });
     const { attemptCount, state } = settled;
-    const recorded = await tracing.inSpan('webhook.record', {}, () => this.records.record(work, settled, sent.report, claim));
-    if (!recorded) return { kind: 'attempted', state, recorded: false };
-    if (work.inOrder && state.status !== 'pending') {
-      // Delivered, or ended for good: the next in its order goes now, not at the sweep's pace.
-      this.orderAdvanced({ accountId: work.accountId, subscriptionId: work.subscriptionId, fromId: work.id, ordered: true });
-    }
-    if (state.status === 'pending') {
+    // Delivered, or ended for good, in its order: the record claims the next one in the order with it.
+    const endsTurn = work.inOrder && state.status !== 'pending';
+    const recorded = await tracing.inSpan('webhook.record', {}, () => this.records.record(work, settled, sent.report, claim, endsTurn));
+    if (!recorded.recorded) return { kind: 'attempted', state, recorded: false };
+    if (state.status === 'pending' && retries === 'queued') {
       // The next attempt after a lost one (its worker died) is overdue: it goes ahead of the backlog.
       const ahead = claim === 'expired';
       await this.queue.enqueueDelivery(work.id, {
@@ -212,6 +231,23 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
         previous: span?.traceparent ?? undefined,
       });
     }
-    return { kind: 'attempted', state, recorded: true };
+    if (state.status === 'pending' && retries === 'caller')
+      return { kind: 'attempted', state, recorded: true, previous: span?.traceparent ?? undefined };
+    if (!endsTurn) return { kind: 'attempted', state, recorded: true };
+    const ended = { id: work.id, accountId: work.accountId, subscriptionId: work.subscriptionId };
+    return { kind: 'attempted', state, recorded: true, order: { ended, next: await this.nextInOrder(work, recorded.next) } };
+  }
+
+  /**
+   * The next delivery of an order whose head just ended: the one its record claimed (null: none whose turn
+   * has come), or, when the record could not look (a counted failure, recorded in a transaction of its
+   * own), the subscription's ordered claim.
+   */
+  private async nextInOrder(ended: DeliveryRow, claimed: DeliveryRow | null | undefined): Promise<DeliveryWork | undefined> {
+    if (claimed) return this.claims.claimedInOrder(claimed);
+    if (claimed === null) return undefined;
+    const subscription = { accountId: ended.accountId, id: ended.subscriptionId };
+    const { works } = await this.claims.claimDue(subscription, ended.id, 1, true);
+    return works[0];
   }
 }

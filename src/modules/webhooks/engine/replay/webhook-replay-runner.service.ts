@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../../config/config';
 import { APP_CONFIG } from '../../../../config/config.module';
+import { UnitOfWork } from '../../../../platform/database/unit-of-work';
 import { newId } from '../../../../platform/ids/ids';
 import { WebhookQueue } from '../../webhook-queue.service';
 import { ReplayCursor, WebhookReplaysRepository } from '../../webhook-replays.repository';
@@ -11,7 +11,7 @@ import { WebhookSubscriptionsRepository } from '../../webhook-subscriptions.repo
 import { dueTimes } from '../../replay/webhook-replay.rules';
 import { ReplayScope, WebhookReplaySelector } from '../../replay/webhook-replay-selector';
 import { WebhookAdmission } from '../admission/webhook-admission.service';
-import { WebhookAttemptPipeline } from '../pipeline/webhook-attempt-pipeline.service';
+import { AttemptResult, Retries, WebhookAttemptPipeline } from '../pipeline/webhook-attempt-pipeline.service';
 import { WEBHOOK_IDS } from '../../webhooks.ids';
 
 /** Events read per batch at most (fewer when the rate is lower: a batch is about a second of deliveries). */
@@ -23,7 +23,11 @@ const MAX_BATCH = 100;
 const SWEEP_GRACE_MS = 60_000;
 /** How long the runner waits for a busy subscription before leaving an attempt to the queue. */
 const BUSY_WAIT_MS = 5_000;
-/** How often an ordered subscription's replay looks whether the delivery it sent has ended (its retries run on the queue). */
+/**
+ * How often an ordered subscription's replay looks whether a delivery it did not see end has ended: one an
+ * interrupted run left retrying, or one whose attempt another run holds (a manual retry). Its own
+ * deliveries' retries it runs itself, and sees end.
+ */
 const ENDED_POLL_MS = 100;
 
 export type ReplayRunEnd = 'completed' | 'stopped' | 'gone' | 'interrupted';
@@ -36,7 +40,8 @@ export type ReplayRunEnd = 'completed' | 'stopped' | 'gone' | 'interrupted';
  * attempt pipeline: claim, sign, POST, record; retries go through the queue as usual). A resumed run
  * first sends what the interrupted one opened and did not send. On an ordered subscription (issue 31) each
  * replayed delivery is sent only once the one before it has ended (delivered, or failed for good after its
- * retries): the window goes in order, one at a time (beside the subscription's live order, not inside it).
+ * retries, which the run attempts itself when they are due: Retries 'caller'): the window goes in order,
+ * one at a time (beside the subscription's live order, not inside it).
  */
 @Injectable()
 export class WebhookReplayRunner {
@@ -44,7 +49,7 @@ export class WebhookReplayRunner {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly replays: WebhookReplaysRepository,
     private readonly subscriptions: WebhookSubscriptionsRepository,
     private readonly selector: WebhookReplaySelector,
@@ -73,7 +78,8 @@ export class WebhookReplayRunner {
       replay.cursorTxId && replay.cursorId ? { txId: replay.cursorTxId, id: replay.cursorId } : undefined;
     for (;;) {
       if (signal?.aborted) return 'interrupted';
-      const batch = await this.dataSource.transaction(async (manager) => {
+      const context = { accountId: replay.accountId, requestId: `replay_${replayId}`, clientRequestId: `replay_${replayId}` };
+      const batch = await this.uow.run(context, async ({ manager }) => {
         const current = await this.replays.find(replay.accountId, replay.subscriptionId, replayId, manager, true);
         if (!current || current.status !== 'running') return { kind: 'end' as const, end: 'gone' as const };
         // Another run moved on meanwhile (this job ran twice): it owns the replay now.
@@ -141,10 +147,41 @@ export class WebhookReplayRunner {
       const wait = Math.max(due[i], pace.lastStart + interval) - Date.now();
       if (wait > 0) await sleep(wait);
       pace.lastStart = Date.now();
-      await this.sendOne(replay.subscriptionId, opened[i]);
-      if (ordered) await this.untilEnded(replay.accountId, [opened[i].id], signal);
+      if (ordered) await this.sendInOrder(replay.accountId, replay.subscriptionId, opened[i], signal);
+      else await this.sendOne(replay.subscriptionId, opened[i]);
     }
     return Math.max(Date.now(), pace.lastStart + interval);
+  }
+
+  /**
+   * An ordered subscription's replayed delivery, until it has ended: its first attempt, then each retry
+   * when due, attempted here (the next delivery waits for this one's end, which the attempts' results
+   * say). A run stopping meanwhile leaves the retry to a job; an attempt another run holds (a manual
+   * retry), or one left to the queue (a busy subscription), is waited for in the database.
+   */
+  private async sendInOrder(
+    accountId: string,
+    subscriptionId: string,
+    delivery: { id: string; attemptCount: number },
+    signal?: AbortSignal,
+  ): Promise<void> {
+    let attempt = delivery.attemptCount;
+    let previous: string | undefined;
+    for (;;) {
+      const result = await this.sendOne(subscriptionId, { id: delivery.id, attemptCount: attempt }, previous, 'caller');
+      if (result?.kind !== 'attempted' || !result.recorded) return this.untilEnded(accountId, [delivery.id], signal);
+      if (result.state.status !== 'pending') return;
+      attempt++;
+      previous = result.previous;
+      const dueAt = Date.now() + result.state.delayMs;
+      try {
+        await sleep(result.state.delayMs, undefined, { signal });
+      } catch {
+        // Stopping: the retry goes to a job, due when it would have been sent here.
+        await this.queue.enqueueDelivery(delivery.id, { attempt, subscriptionId, delayMs: dueAt - Date.now(), previous });
+        return;
+      }
+    }
   }
 
   /** Waits until these deliveries (or the replay's attempted ones) are no longer pending, or the run is aborted. */
@@ -152,13 +189,23 @@ export class WebhookReplayRunner {
     while (!signal?.aborted && (await this.replays.stillPending(accountId, which)).length > 0) await sleep(ENDED_POLL_MS);
   }
 
-  private async sendOne(subscriptionId: string, delivery: { id: string; attemptCount: number }): Promise<void> {
-    const job = { deliveryId: delivery.id, attempt: delivery.attemptCount, subscriptionId };
+  /**
+   * The delivery's attempt through the pipeline, waiting out a busy subscription a while; undefined when
+   * left to the queue. `previous`: the attempt before it (a retry's span links to it); `retries`: who
+   * runs the attempt's retry (Retries).
+   */
+  private async sendOne(
+    subscriptionId: string,
+    delivery: { id: string; attemptCount: number },
+    previous?: string,
+    retries: Retries = 'queued',
+  ): Promise<AttemptResult | undefined> {
+    const job = { deliveryId: delivery.id, attempt: delivery.attemptCount, subscriptionId, previous };
     const giveUpAt = Date.now() + BUSY_WAIT_MS;
     for (;;) {
       try {
-        const result = await this.pipeline.attempt(job);
-        if (result.kind !== 'busy') return;
+        const result = await this.pipeline.attempt(job, retries);
+        if (result.kind !== 'busy') return result;
       } catch (error) {
         this.logger.warn(`replayed attempt of ${delivery.id} failed to run, left to the queue: ${(error as Error).message}`);
         break;
@@ -166,6 +213,7 @@ export class WebhookReplayRunner {
       if (Date.now() > giveUpAt) break;
       await sleep(this.admission.parkDelayMs(subscriptionId));
     }
-    await this.queue.enqueueDelivery(delivery.id, { attempt: delivery.attemptCount, subscriptionId });
+    await this.queue.enqueueDelivery(delivery.id, { attempt: delivery.attemptCount, subscriptionId, previous });
+    return undefined;
   }
 }

@@ -2,7 +2,7 @@ import { createPublicKey, randomBytes, sign, verify } from 'node:crypto';
 import { KEY_BYTES, parseKeyring } from '../../../../config/keyring';
 import { SecretBox } from '../../../../platform/secrets/secret-box';
 import { DeliverySigningSecrets } from './delivery-signing-secrets';
-import { newSigningKeyPair, PUBLIC_KEY_PREFIX, signingKeyContext } from '../../subscriptions/webhook-signer.rules';
+import { newSigningKeyPair, PUBLIC_KEY_PREFIX, signingKeyContext } from '../../webhook-signer.rules';
 
 describe('DeliverySigningSecrets', () => {
   const ring = parseKeyring(`k1:${randomBytes(KEY_BYTES).toString('base64')}`);

@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { KeyObject } from 'node:crypto';
+import { boundedCache } from '../../../../platform/cache/bounded-cache';
 import { SecretBox } from '../../../../platform/secrets/secret-box';
 import { SecretBoxError } from '../../../../platform/secrets/secret-box.rules';
 import { DeliveryRow } from '../../webhook-delivery.row';
-import { signingKeyContext, signingKeyFrom, signingKeysOf, signingSecrets } from '../../subscriptions/webhook-signer.rules';
+import { signingKeyContext, signingKeyFrom, signingKeysOf, signingSecrets } from '../../webhook-signer.rules';
 
 /** What signs a delivery: the v1 HMAC secrets and the v1a (extension) ed25519 keys, each newest first. */
 export interface DeliverySigning {
@@ -11,7 +12,7 @@ export interface DeliverySigning {
   signingKeys: KeyObject[];
 }
 
-/** Signing secrets opened lately, by subscription and sealed value (a fan-out signs with a few secrets many times); emptied when full. */
+/** Signing secrets (and keys) kept open at most, by subscription and sealed value: a fan-out signs with a few secrets many times. */
 const OPENED_SECRETS_MAX = 1_000;
 
 /**
@@ -22,9 +23,9 @@ const OPENED_SECRETS_MAX = 1_000;
 export class DeliverySigningSecrets {
   private readonly logger = new Logger(DeliverySigningSecrets.name);
   /** `<subscription id>:<sealed secret>` → the secret (see OPENED_SECRETS_MAX). */
-  private readonly opened = new Map<string, string>();
+  private readonly opened = boundedCache<string, string>(OPENED_SECRETS_MAX);
   /** `<subscription id>:<sealed key>` → the v1a private key, likewise. */
-  private readonly openedKeys = new Map<string, KeyObject>();
+  private readonly openedKeys = boundedCache<string, KeyObject>(OPENED_SECRETS_MAX);
   /** Subscriptions whose secret did not open, reported once per process. */
   private readonly reportedUnsignable = new Set<string>();
 
@@ -60,7 +61,6 @@ export class DeliverySigningSecrets {
     let secret = this.opened.get(key);
     if (secret === undefined) {
       secret = this.box.open(sealed, subscriptionId);
-      if (this.opened.size >= OPENED_SECRETS_MAX) this.opened.clear();
       this.opened.set(key, secret);
     }
     return secret;
@@ -71,7 +71,6 @@ export class DeliverySigningSecrets {
     let key = this.openedKeys.get(cacheKey);
     if (key === undefined) {
       key = signingKeyFrom(this.box.open(sealed, signingKeyContext(subscriptionId)));
-      if (this.openedKeys.size >= OPENED_SECRETS_MAX) this.openedKeys.clear();
       this.openedKeys.set(cacheKey, key);
     }
     return key;

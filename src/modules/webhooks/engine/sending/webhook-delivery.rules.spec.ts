@@ -11,7 +11,7 @@ import { whyUnclaimed } from '../claims/webhook-claim.rules';
 import { buildEnvelope, deliveryHeaders, envelopeBody, eventEnvelopeSource, testEnvelopeSource } from '../../webhook-envelope.rules';
 import { SUBSCRIPTION_DISABLED_MESSAGE } from '../../subscriptions/webhook-subscription.rules';
 import { SNIPPET_RETENTION_MS, snippetExpiry } from '../../webhook-retention.rules';
-import { signPayload } from '../../subscriptions/webhook-signer.rules';
+import { signPayload } from '../../webhook-signer.rules';
 
 const source = {
   results: [{ id: 'prop_1' }],

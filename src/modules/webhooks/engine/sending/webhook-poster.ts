@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Agent, Dispatcher } from 'undici';
 import { AppConfig } from '../../../../config/config';
 import { APP_CONFIG } from '../../../../config/config.module';
+import { boundedCache } from '../../../../platform/cache/bounded-cache';
 import { CheckedUrl, OutboundUrlPolicy, policyViolationOf } from '../../../../platform/net/outbound-url-policy';
 import { RequestTrace, timingsOf } from '../../../../platform/net/request-trace';
 import { UrlPolicyError } from '../../../../platform/net/url-policy.rules';
@@ -40,7 +41,7 @@ const DRAIN_LIMIT_BYTES = 64 * 1024;
  * address); a URL that breaks a rule is checked again on the next attempt.
  */
 const CHECK_HOLDS_MS = 1_000;
-/** URLs remembered as checked at most (emptied when full: a bound, the locality is short). */
+/** URLs remembered as checked at most. */
 const CHECKED_MAX = 10_000;
 
 /** A URL's check: running (its attempts wait for this one) or passed, and until when it holds. */
@@ -60,7 +61,7 @@ export class WebhookPoster implements OnApplicationShutdown {
   private readonly agent: Agent;
   private readonly userAgent: string;
   /** URL → its running or last passed check (see CHECK_HOLDS_MS). */
-  private readonly checks = new Map<string, HeldCheck>();
+  private readonly checks = boundedCache<string, HeldCheck>(CHECKED_MAX);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -125,7 +126,6 @@ export class WebhookPoster implements OnApplicationShutdown {
     const held = this.checks.get(url);
     if (held && held.until > now) return held;
     const check: HeldCheck = { result: this.policy.check(url, { requireHttps: true }), until: Infinity };
-    if (this.checks.size >= CHECKED_MAX) this.checks.clear();
     this.checks.set(url, check);
     check.result.then(
       () => (check.until = performance.now() + CHECK_HOLDS_MS),

@@ -2,16 +2,20 @@ import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Coalescer } from '../../../../platform/concurrency/coalescer';
 import { Metrics } from '../../../../platform/metrics/metrics';
+import { QUERIES_IN_PARALLEL, QUERY_BATCH } from '../claims/webhook-claims.service';
 import { DeliveryAttempt } from '../../webhook-delivery.entity';
 import { DeliveryRow } from '../../webhook-delivery.row';
 import { AttemptReport, attemptResult } from '../sending/webhook-delivery.rules';
-import { AttemptClaim, RecordAttemptInput, RecordAttemptResult, WebhookAttemptsRepository } from './webhook-attempts.repository';
+import {
+  AttemptClaim,
+  RecordAttemptInput,
+  RecordAttemptResult,
+  RecordedAttempt,
+  WebhookAttemptsRepository,
+} from './webhook-attempts.repository';
 import { NextDeliveryState, SettledAttempt } from './webhook-backoff.rules';
 import { WebhookOperationalEvents } from './webhook-operational-events.service';
 
-/** Concurrent records share one statement: up to this many rows, one statement at a time (see WebhookClaims' QUERY_BATCH). */
-const QUERY_BATCH = 100;
-const QUERIES_IN_PARALLEL = 1;
 /** A failed record write of an attempt that was sent is tried again after these waits (while its claim is renewed). */
 const RECORD_RETRY_DELAYS_MS = [200, 600];
 
@@ -24,7 +28,7 @@ const RECORD_RETRY_DELAYS_MS = [200, 600];
 @Injectable()
 export class WebhookAttemptRecords {
   private readonly logger = new Logger(WebhookAttemptRecords.name);
-  private readonly batched: Coalescer<RecordAttemptInput, boolean>;
+  private readonly batched: Coalescer<RecordAttemptInput, RecordedAttempt>;
 
   constructor(
     private readonly attempts: WebhookAttemptsRepository,
@@ -35,10 +39,18 @@ export class WebhookAttemptRecords {
   }
 
   /**
-   * Records the attempt (`claim`: the claim it settles); false when another run of the same attempt (or
-   * the sweep, once the claim ran out) recorded it first.
+   * Records the attempt (`claim`: the claim it settles); not recorded when another run of the same attempt
+   * (or the sweep, once the claim ran out) recorded it first. `claimNext`: the attempt ends its delivery's
+   * place in its order, and the record claims the next one in that order with it where it can (`next`:
+   * claimed, or null, none whose turn has come; absent when this record could not look: a counted failure).
    */
-  async record(work: DeliveryRow, settled: SettledAttempt, report: AttemptReport, claim: AttemptClaim): Promise<boolean> {
+  async record(
+    work: DeliveryRow,
+    settled: SettledAttempt,
+    report: AttemptReport,
+    claim: AttemptClaim,
+    claimNext = false,
+  ): Promise<RecordedAttempt> {
     const { attemptCount, state, counter, attempt, backpressureUntil } = settled;
     const result = await this.write(work, {
       id: work.id,
@@ -49,15 +61,16 @@ export class WebhookAttemptRecords {
       counter,
       backpressureUntil,
       claim,
+      claimNext,
     });
-    if (!result.recorded) return false;
+    if (!result.recorded) return { recorded: false };
     if (result.autoDisabled) {
       this.logger.warn(`subscription ${work.subscriptionId} disabled (${result.disabledReason})`);
     }
     this.observe(work, attempt, attemptCount, report, state.status, result.autoDisabled);
     // A subscription the engine had disabled delivers again: webhook.recovered (extension).
     if (state.status === 'delivered' && !work.test && work.subscription.dark) await this.operational.recovered(work);
-    return true;
+    return { recorded: true, next: result.next };
   }
 
   /**
@@ -65,12 +78,12 @@ export class WebhookAttemptRecords {
    * exact counting; the rest are batched. An attempt that was sent keeps its outcome: a failed write is
    * tried again while its claim holds, and past that the sweep records it as lost.
    */
-  private async write(work: DeliveryRow, input: RecordAttemptInput): Promise<RecordAttemptResult> {
+  private async write(work: DeliveryRow, input: RecordAttemptInput): Promise<RecordAttemptResult & Pick<RecordedAttempt, 'next'>> {
     for (let retry = 0; ; retry++) {
       try {
         // (With webhook.disabled in the same transaction when it disables the subscription.)
         if (input.counter === 'increment' || input.counter === 'gone') return await this.operational.recordCountedFailure(work, input);
-        return { recorded: await this.batched.call(input), autoDisabled: false };
+        return { ...(await this.batched.call(input)), autoDisabled: false };
       } catch (error) {
         if (input.claim !== 'held' || retry >= RECORD_RETRY_DELAYS_MS.length) throw error;
         this.logger.warn(

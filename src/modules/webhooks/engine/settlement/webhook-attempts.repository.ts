@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { SelectedRow } from '../../../../platform/database/columns';
+import { Sql } from '../../../../platform/database/sql';
 import { DeliveryAttempt, DeliveryStatus } from '../../webhook-delivery.entity';
+import { DeliveryRow, deliveryReturningList, deliveryRowSelectList, toDeliveryRow } from '../../webhook-delivery.row';
+import { CLAIM_LEASE_MS } from '../claims/webhook-claims.service';
+import { orderHead, turnHasCome } from '../claims/webhook-order.sql';
 import { AUTO_DISABLED_REASON, GONE_DISABLED_REASON } from '../../subscriptions/webhook-subscription.rules';
 import { snippetExpiry } from '../../webhook-retention.rules';
 import { AUTO_DISABLE_THRESHOLD } from './webhook-backoff.rules';
@@ -25,6 +30,17 @@ export interface RecordAttemptInput {
    * recorded it (its worker died).
    */
   claim: AttemptClaim;
+  /** The attempt ends its delivery's place in its subscription's order: the record claims the next one too (recordAttempts). */
+  claimNext?: boolean;
+}
+
+/**
+ * What a batched record did for one input: recorded or not and, when it was asked to claim the next
+ * delivery of the order, that delivery (null: none whose turn has come).
+ */
+export interface RecordedAttempt {
+  recorded: boolean;
+  next?: DeliveryRow | null;
 }
 
 export type AttemptClaim = 'held' | 'expired';
@@ -42,11 +58,15 @@ export interface RecordAttemptResult {
  * on, with the subscription's failure counter, in one statement guarded by the attempt's claim
  * (WebhookClaimsRepository takes, renews and gives back claims). Statements that join a batch of ids
  * also say `id = ANY(<the ids>)`: webhook_deliveries is partitioned by id, and only a condition on the
- * id itself lets the planner read just the partitions holding them.
+ * id itself lets the planner read just the partitions holding them. The batched record is prepared once
+ * per connection (Sql.prepared), as the claims are.
  */
 @Injectable()
 export class WebhookAttemptsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sql: Sql,
+  ) {}
 
   /**
    * Records a permanently failed non-test attempt (counter effect 'increment' or 'gone') in ONE
@@ -131,8 +151,13 @@ export class WebhookAttemptsRepository {
    * delivery (only written when not already 0, so a busy subscription's row is not rewritten per
    * delivery). Returns, per input, whether it was recorded. Increments go one by one through
    * recordCountedFailure, whose threshold check needs exact ordering.
+   *
+   * An input with `claimNext` (its delivery leaves its subscription's order: delivered, or failed for good)
+   * also claims the next one in that order, in this same statement, when its turn has come
+   * (webhook-order.sql.ts, looking past the one recorded here): an order is a chain of one round trip per
+   * delivery. That one comes back loaded with its subscription (`next`), claimed until `leaseMs` from now.
    */
-  async recordAttempts(inputs: RecordAttemptInput[]): Promise<boolean[]> {
+  async recordAttempts(inputs: RecordAttemptInput[], leaseMs = CLAIM_LEASE_MS): Promise<RecordedAttempt[]> {
     if (inputs.some((input) => input.counter === 'increment' || input.counter === 'gone')) {
       throw new Error('recordAttempts takes no increments');
     }
@@ -145,12 +170,14 @@ export class WebhookAttemptsRepository {
       reset: input.counter === 'reset',
       claim: input.claim,
       snippet_expires_at: snippetExpiry(input.attempt),
+      claim_next: input.claimNext === true,
     }));
-    const rows = await this.dataSource.query(
+    const rows = await this.sql.prepared<SelectedRow>(
+      'webhook_record_attempts',
       `WITH input AS (
          SELECT DISTINCT ON (id) * FROM jsonb_to_recordset($1::jsonb)
              AS x(id text, expected int, attempt jsonb, status text, next_retry_at timestamptz, reset boolean, claim text,
-                  snippet_expires_at timestamptz)
+                  snippet_expires_at timestamptz, claim_next boolean)
           ORDER BY id
        ), d AS (
          UPDATE webhook_deliveries wd
@@ -165,18 +192,40 @@ export class WebhookAttemptsRepository {
                 snippets_expire_at = COALESCE(wd.snippets_expire_at, i.snippet_expires_at)
            FROM input i
           WHERE wd.id = i.id AND wd.id = ANY($2::text[]) AND wd.status = 'pending' AND wd.attempt_count = i.expected AND ${claimCondition('i.claim', 'wd.')}
-         RETURNING wd.id, wd.subscription_id, i.reset, i.expected
+         RETURNING wd.id, wd.account_id, wd.subscription_id, i.reset, i.expected, i.claim_next
        ), s AS (
          UPDATE webhook_subscriptions ws SET consecutive_failures = 0
           WHERE ws.id IN (SELECT subscription_id FROM d WHERE reset) AND ws.consecutive_failures <> 0
          RETURNING ws.id
+       ), head AS (
+         SELECT d.id AS ended_id, d.account_id, h.id
+           FROM d CROSS JOIN LATERAL (${orderHead('d.subscription_id', 'd.id')}) h
+          WHERE d.claim_next
+       ), next AS (
+         UPDATE webhook_deliveries n
+            SET in_flight_since = now(), in_flight_until = now() + make_interval(secs => $3::float8 / 1000)
+           FROM head
+          WHERE n.id = head.id AND n.account_id = head.account_id AND n.status = 'pending' AND n.in_flight_until IS NULL
+            AND n.next_retry_at <= now() AND ${turnHasCome('n', 'head.ended_id')}
+         RETURNING head.ended_id, ${deliveryReturningList('n')}
        )
-       SELECT d.id, d.expected FROM d`,
-      [JSON.stringify(payload), inputs.map((input) => input.id)],
+       SELECT d.id AS "recordedId", d.expected AS "recordedExpected", ${deliveryRowSelectList('c', 'ns')}
+         FROM d
+         LEFT JOIN next c ON c.ended_id = d.id
+         LEFT JOIN webhook_subscriptions ns ON ns.id = c.subscription_id AND ns.account_id = c.account_id`,
+      [JSON.stringify(payload), inputs.map((input) => input.id), leaseMs],
     );
     // A duplicate of the same attempt within one batch counts as not recorded (DISTINCT ON kept one).
-    const recorded = new Set(rows.map((r: { id: string; expected: number }) => `${r.id}.${r.expected}`));
-    return inputs.map((input) => recorded.delete(`${input.id}.${input.expectedAttemptCount}`));
+    const recorded = new Map(
+      rows.map((row) => [`${row.recordedId as string}.${row.recordedExpected as number}`, row.id ? toDeliveryRow(row) : null]),
+    );
+    return inputs.map((input) => {
+      const key = `${input.id}.${input.expectedAttemptCount}`;
+      if (!recorded.has(key)) return { recorded: false };
+      const next = recorded.get(key);
+      recorded.delete(key);
+      return input.claimNext ? { recorded: true, next: next ?? null } : { recorded: true };
+    });
   }
 }
 
