@@ -9,10 +9,13 @@ import {
   positiveInt,
   postgresUrl,
   readPackageVersion,
-  redisUrl,
   trustProxy,
 } from './env-validators';
+import { ConfigError } from './config-error';
 import { DEVELOPMENT_KEYRING, Keyring, usesDevelopmentKey } from './keyring';
+import { readRedisTarget, RedisTarget } from './redis-config';
+
+export { ConfigError };
 
 /**
  * The one place that reads the environment. Every process (API, worker, CLI)
@@ -36,7 +39,8 @@ export interface AppConfig {
    * answers 503. Bounds how long requests hang when the server is unreachable rather than refusing.
    */
   databaseConnectTimeoutMs: number;
-  redisUrl: string;
+  /** REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES (src/config/redis-config.ts): every Redis connection is made from it. */
+  redis: RedisTarget;
   /** Prefix of every Redis key the app owns (queues, rate limits); lets test runs share one Redis. */
   redisPrefix: string;
   errorsBaseUrl: string;
@@ -116,8 +120,6 @@ export interface AppConfig {
 export const DATABASE_POOLERS = ['transaction', 'session', 'none'] as const;
 export type DatabasePooler = (typeof DATABASE_POOLERS)[number];
 
-export class ConfigError extends Error {}
-
 /** DATABASE_CONNECT_TIMEOUT_MS unless set (also for the migration runner, which has no full config). */
 export const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -133,7 +135,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       // The safe default: works behind any pooler as well as direct; `none` is the faster direct setting.
       DATABASE_POOLER: str({ choices: DATABASE_POOLERS, default: 'transaction' }),
       DATABASE_CONNECT_TIMEOUT_MS: positiveInt({ default: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS }),
-      REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
       REDIS_PREFIX: nonEmptyStr({ default: 'pop' }),
       ERRORS_BASE_URL: httpUrl({ default: 'https://errors.property-ops.example/problems' }),
       PUBLIC_BASE_URL: httpUrl({ default: 'http://localhost:3000' }),
@@ -177,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     { reporter: throwFirstError },
   );
 
+  const redis = readRedisTarget(env);
   const isProduction = e.NODE_ENV === 'production';
   if (isProduction && e.ALLOW_PRIVATE_URLS) {
     throw new ConfigError('ALLOW_PRIVATE_URLS: must not be true when NODE_ENV=production');
@@ -226,7 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: e.DATABASE_URL,
     databasePooler: e.DATABASE_POOLER,
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
-    redisUrl: e.REDIS_URL,
+    redis,
     redisPrefix: e.REDIS_PREFIX,
     errorsBaseUrl: e.ERRORS_BASE_URL.replace(/\/+$/, ''),
     publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ''),

@@ -62,7 +62,7 @@ describe('webhook periodic tasks', () => {
     await t?.close();
     await receiver?.close();
     await db?.drop();
-    await dropRedisPrefix(t.config.redisUrl, env.REDIS_PREFIX);
+    await dropRedisPrefix(t.config.redis, env.REDIS_PREFIX);
   });
 
   it('runs the sweep, retention and the secrets upkeep in the worker, with nothing scheduled in Redis', async () => {
@@ -73,9 +73,10 @@ describe('webhook periodic tasks', () => {
       'webhook-secrets',
       'webhook-sweep',
     ]);
-    const redis = new Redis(t.config.redisUrl);
+    const redis = new Redis(t.config.redis.mode === 'single' ? t.config.redis.url : '');
     try {
-      const queues = new Set((await redis.keys(`${env.REDIS_PREFIX}:*`)).map((key) => key.split(':')[1]));
+      // Keys are `<prefix>:{<queue>}:<queue>:…` (queuePrefix): the hash tag names the queue.
+      const queues = new Set((await redis.keys(`${env.REDIS_PREFIX}:*`)).map((key) => key.split(':')[1].replace(/^\{(.*)\}$/, '$1')));
       // Queues of jobs only (the reminders' delayed due jobs, the legacy batches', the calendar syncs' and the webhook replays'), no schedule.
       const jobQueues = ['webhook-dispatch', 'webhook-delivery', 'webhook-replay', 'reminder-due', 'legacy-batch', 'calendar-sync'];
       expect([...queues].filter((queue) => !jobQueues.includes(queue))).toEqual([]);

@@ -1,4 +1,6 @@
-import Redis from 'ioredis';
+import Redis, { Cluster } from 'ioredis';
+import type { RedisTarget } from '../../src/config/redis-config';
+import { closeRedisClient, createRedisClient } from '../../src/platform/redis/redis-factory';
 import { tmpdir } from 'node:os';
 import { Client } from 'pg';
 
@@ -39,15 +41,30 @@ export async function dropTestDatabase(url: string): Promise<void> {
   }
 }
 
-/** Removes every Redis key under a prefix: the run's own (teardown) or a test file's private one. */
-export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl);
+/**
+ * Removes every Redis key under a prefix: the run's own (teardown) or a test file's private one. `redis`:
+ * the app's target (config.redis) or a URL; on a Cluster each primary is scanned, and each key unlinked
+ * on its own node (keys of different slots cannot go in one UNLINK).
+ */
+export async function dropRedisPrefix(redis: RedisTarget | string, prefix: string): Promise<void> {
+  const target: RedisTarget = typeof redis === 'string' ? { mode: 'single', url: redis } : redis;
+  const client = createRedisClient(target, { maxRetriesPerRequest: null, enableOfflineQueue: true });
   try {
-    const stream = redis.scanStream({ match: `${prefix}:*`, count: 500 });
-    for await (const keys of stream as AsyncIterable<string[]>) if (keys.length) await redis.unlink(...keys);
+    const nodes: Redis[] = client instanceof Cluster ? (await waitForCluster(client), client.nodes('master')) : [client];
+    for (const node of nodes) {
+      const stream = node.scanStream({ match: `${prefix}:*`, count: 500 });
+      for await (const keys of stream as AsyncIterable<string[]>) {
+        if (client instanceof Cluster) await Promise.all(keys.map((key) => node.unlink(key)));
+        else if (keys.length) await node.unlink(...keys);
+      }
+    }
   } finally {
-    await redis.quit();
+    await closeRedisClient(client);
   }
+}
+
+async function waitForCluster(cluster: Cluster): Promise<void> {
+  if (cluster.status !== 'ready') await new Promise((resolve) => cluster.once('ready', resolve));
 }
 
 export function testEnvironment(runId: string): Record<string, string> {

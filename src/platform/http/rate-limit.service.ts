@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { once } from 'node:events';
-import Redis from 'ioredis';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { REDIS_DISCONNECT_TIMEOUT_MS } from '../redis/redis-connection';
+import { closeRedisClient, createRedisClient, RedisClient } from '../redis/redis-factory';
 import { MemoryCounterStore } from './rate-limit.memory';
 import {
   AddressCounters,
@@ -54,7 +53,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
    * down (or a command is in flight when it goes) requests count in memory at once instead of
    * waiting for the reconnection; auto-pipelining sends concurrent requests' scripts in one write.
    */
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly script: ScriptClient;
   /** Addresses this process has seen past their failure limit, until when: their requests go through takeGuarded. */
   private readonly blockedUntil = new Map<string, number>();
@@ -80,12 +79,11 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
       burstWindowMs,
     };
     this.prefix = `${config.redisPrefix}:rl`;
-    this.redis = new Redis(config.redisUrl, {
+    this.redis = createRedisClient(config.redis, {
       maxRetriesPerRequest: 0,
       enableOfflineQueue: false,
       enableAutoPipelining: true,
       commandTimeout: REDIS_TIMEOUT_MS,
-      disconnectTimeout: REDIS_DISCONNECT_TIMEOUT_MS,
     });
     this.redis.on('error', (error: Error) => this.noteRedisFailure(error.message));
     this.redis.defineCommand('rateLimit', { numberOfKeys: 5, lua: RATE_LIMIT_LUA });
@@ -106,8 +104,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.redis.status !== 'ready') return this.redis.disconnect();
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    await closeRedisClient(this.redis);
   }
 
   /** Counts a request of the key with this hash (one round trip; it needs no database row, so it runs beside the key lookup). */

@@ -4,9 +4,10 @@ import { DelayedError, Job, Processor, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DatabaseOutages } from '../database/database-outages';
-import { redisConnectionOptions } from '../redis/redis-connection';
+import { bullMqConnection } from '../redis/redis-factory';
 import { Metrics } from '../metrics/metrics';
 import { watchBullMqOutages } from '../redis/redis-outages';
+import { queuePrefix } from './queue-prefix';
 import { QueueShutdown } from './queue-shutdown';
 import { queueTelemetry } from '../tracing/tracing';
 
@@ -45,9 +46,10 @@ export class QueueWorkers {
 
   start<T>(queueName: string, process: Processor<T>, options: QueueWorkerOptions, logger: Logger): Worker<T> {
     const { closeWithinMs, ...workerOptions } = options;
+    const { connection, owned } = bullMqConnection(this.config.redis);
     const worker = new Worker<T>(queueName, this.retryingOutages(process), {
-      connection: redisConnectionOptions(this.config.redisUrl),
-      prefix: this.config.redisPrefix,
+      connection,
+      prefix: queuePrefix(this.config.redisPrefix, queueName),
       runRetryDelay: WORKER_RUN_RETRY_DELAY_MS,
       // The process taking a job, as the job's processedBy (bull-board, tests): which process held a job it left.
       name: workerName(),
@@ -62,7 +64,7 @@ export class QueueWorkers {
     };
     worker.on('completed', (job) => observe(job, 'completed'));
     worker.on('failed', (job) => observe(job, 'failed'));
-    this.shutdown.closeWorkerOnShutdown(worker, closeWithinMs);
+    this.shutdown.closeWorkerOnShutdown(worker, closeWithinMs, owned);
     return worker;
   }
 
