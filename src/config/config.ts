@@ -67,8 +67,13 @@ export interface AppConfig {
     timeoutMs: number;
     retryBaseMs: number;
     concurrencyPerSubscription: number;
-    /** Delivery jobs one worker process runs at once (across all subscriptions). */
+    /** Delivery jobs one worker process runs at once (across all subscriptions and delivery queues). */
     deliveryConcurrency: number;
+    /**
+     * Delivery queues (src/modules/webhooks/delivery-queues.ts), each subscription always on the same one:
+     * on a Redis Cluster each queue is one primary's work, so N queues carry N primaries' worth.
+     */
+    deliveryQueues: number;
     /** How often the worker re-dispatches missed events and re-enqueues lost delivery attempts; 0 = never. */
     sweepIntervalMs: number;
     /** How often the worker deletes events and deliveries past the 90-day retention; 0 = never. */
@@ -117,6 +122,9 @@ export interface AppConfig {
   };
 }
 
+/** Each delivery queue is a BullMQ worker (and its connections) in every worker process. */
+const MAX_DELIVERY_QUEUES = 32;
+
 export const DATABASE_POOLERS = ['transaction', 'session', 'none'] as const;
 export type DatabasePooler = (typeof DATABASE_POOLERS)[number];
 
@@ -156,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       WEBHOOK_RETRY_BASE_MS: positiveInt({ default: 30000 }),
       WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt({ default: 10 }),
       WEBHOOK_DELIVERY_CONCURRENCY: positiveInt({ default: 100 }),
+      WEBHOOK_DELIVERY_QUEUES: positiveInt({ default: 1 }),
       WEBHOOK_SWEEP_INTERVAL_MS: nonNegativeInt({ default: 2000 }),
       WEBHOOK_RETENTION_INTERVAL_MS: nonNegativeInt({ default: 3_600_000 }),
       WEBHOOK_REPLAY_RATE_PER_SECOND: positiveInt({ default: 50 }),
@@ -217,6 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.ADMIN_PASSWORD !== '' && e.ADMIN_PASSWORD.length < 12) {
     throw new ConfigError('ADMIN_PASSWORD: must be at least 12 characters');
   }
+  if (e.WEBHOOK_DELIVERY_QUEUES > MAX_DELIVERY_QUEUES)
+    throw new ConfigError(`WEBHOOK_DELIVERY_QUEUES: must be at most ${MAX_DELIVERY_QUEUES}, got ${e.WEBHOOK_DELIVERY_QUEUES}`);
   if (e.WORKER_METRICS_PORT > 65535)
     throw new ConfigError(`WORKER_METRICS_PORT: must be a port (1-65535) or 0, got ${e.WORKER_METRICS_PORT}`);
 
@@ -251,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       concurrencyPerSubscription: e.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION,
       deliveryConcurrency: e.WEBHOOK_DELIVERY_CONCURRENCY,
+      deliveryQueues: e.WEBHOOK_DELIVERY_QUEUES,
       sweepIntervalMs: e.WEBHOOK_SWEEP_INTERVAL_MS,
       retentionIntervalMs: e.WEBHOOK_RETENTION_INTERVAL_MS,
       replayRatePerSecond: e.WEBHOOK_REPLAY_RATE_PER_SECOND,

@@ -78,7 +78,11 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
       windowMs,
       burstWindowMs,
     };
-    this.prefix = `${config.redisPrefix}:rl`;
+    // One hash tag for every counter: a script's keys must share a Redis Cluster slot, and the script
+    // reads a key's counters and an address's together (takeGuarded, takeFailure), while an address's
+    // counters are shared by every key. So the limiter lives on one slot (one primary of a Cluster): one
+    // short script per request, far below what one Redis node serves. On one server the braces are just characters.
+    this.prefix = `${config.redisPrefix}:{rl}`;
     this.redis = createRedisClient(config.redis, {
       maxRetriesPerRequest: 0,
       enableOfflineQueue: false,

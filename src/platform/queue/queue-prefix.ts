@@ -4,8 +4,9 @@
  * queue at once (`<prefix>:<queue>:wait`, `:active`, `:meta`…), and on a Cluster every key of one script
  * must be in one slot: only the part between the braces is hashed, so each queue's keys share a slot,
  * while different queues hash to different slots and spread over the cluster's primaries. On one server
- * or behind Sentinel the braces are just characters: one key layout for every configuration.
+ * or behind Sentinel the braces are just characters: one key layout for every configuration. A queue
+ * may be given another tag than its name (the delivery queues: src/modules/webhooks/delivery-queues.ts).
  */
-export function queuePrefix(redisPrefix: string, queueName: string): string {
-  return `${redisPrefix}:{${queueName}}`;
+export function queuePrefix(redisPrefix: string, queueName: string, hashTag = queueName): string {
+  return `${redisPrefix}:{${hashTag}}`;
 }

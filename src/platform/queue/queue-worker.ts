@@ -24,6 +24,8 @@ export interface QueueWorkerOptions {
   stalledInterval?: number;
   /** At shutdown, the longest its running jobs may take to finish (never waiting on a Redis that is down). */
   closeWithinMs: number;
+  /** The queue's hash tag when it is not its name (queuePrefix). */
+  hashTag?: string;
 }
 
 /**
@@ -45,11 +47,11 @@ export class QueueWorkers {
   ) {}
 
   start<T>(queueName: string, process: Processor<T>, options: QueueWorkerOptions, logger: Logger): Worker<T> {
-    const { closeWithinMs, ...workerOptions } = options;
+    const { closeWithinMs, hashTag = queueName, ...workerOptions } = options;
     const { connection, owned } = bullMqConnection(this.config.redis);
     const worker = new Worker<T>(queueName, this.retryingOutages(process), {
       connection,
-      prefix: queuePrefix(this.config.redisPrefix, queueName),
+      prefix: queuePrefix(this.config.redisPrefix, hashTag),
       runRetryDelay: WORKER_RUN_RETRY_DELAY_MS,
       // The process taking a job, as the job's processedBy (bull-board, tests): which process held a job it left.
       name: workerName(),

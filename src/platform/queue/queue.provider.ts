@@ -20,12 +20,15 @@ export function queueProvider(name: string): Provider {
   return {
     provide: getQueueToken(name),
     inject: [APP_CONFIG, QueueShutdown],
-    useFactory: (config: AppConfig, shutdown: QueueShutdown) => {
-      const { connection, owned } = bullMqConnection(config.redis);
-      const queue = new Queue(name, { connection, prefix: queuePrefix(config.redisPrefix, name), telemetry: queueTelemetry() });
-      watchBullMqOutages(queue, `${name} queue`, new Logger('Queue'));
-      shutdown.closeQueueOnShutdown(queue, undefined, owned);
-      return queue;
-    },
+    useFactory: (config: AppConfig, shutdown: QueueShutdown) => openQueue(name, config, shutdown),
   };
+}
+
+/** The queue queueProvider provides, for providers that open several (`hashTag`: see queuePrefix). */
+export function openQueue<T = unknown>(name: string, config: AppConfig, shutdown: QueueShutdown, hashTag = name): Queue<T> {
+  const { connection, owned } = bullMqConnection(config.redis);
+  const queue = new Queue<T>(name, { connection, prefix: queuePrefix(config.redisPrefix, hashTag), telemetry: queueTelemetry() });
+  watchBullMqOutages(queue, `${name} queue`, new Logger('Queue'));
+  shutdown.closeQueueOnShutdown(queue, undefined, owned);
+  return queue;
 }
