@@ -1,4 +1,5 @@
 import Redis, { Cluster } from 'ioredis';
+import { loadConfig } from '../../src/config/config';
 import type { RedisTarget } from '../../src/config/redis-config';
 import { closeRedisClient, createRedisClient } from '../../src/platform/redis/redis-factory';
 import { tmpdir } from 'node:os';
@@ -67,6 +68,33 @@ async function waitForCluster(cluster: Cluster): Promise<void> {
   if (cluster.status !== 'ready') await new Promise((resolve) => cluster.once('ready', resolve));
 }
 
+/**
+ * The environment of an app or worker a test starts: the run's, then `overrides`. A file that points
+ * REDIS_URL at a Redis of its own (a private redis-server) means that one, even in the pass whose run
+ * Redis is a Cluster: the run's REDIS_CLUSTER_NODES is dropped then (two at once stop the process).
+ */
+export function appEnvironment(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...overrides };
+  if (overrides.REDIS_URL) env.REDIS_CLUSTER_NODES = '';
+  return env;
+}
+
+/** The run's Redis as the app reads it (one server, or the Cluster of the PgBouncer pass). */
+export function runRedis(): RedisTarget {
+  return loadConfig(process.env).redis;
+}
+
+/** Keys matching `pattern` on every primary of `target`. */
+export async function redisKeys(target: RedisTarget, pattern: string): Promise<string[]> {
+  const client = createRedisClient(target, { maxRetriesPerRequest: null, enableOfflineQueue: true });
+  try {
+    const nodes: Redis[] = client instanceof Cluster ? (await waitForCluster(client), client.nodes('master')) : [client];
+    return (await Promise.all(nodes.map((node) => node.keys(pattern)))).flat();
+  } finally {
+    await closeRedisClient(client);
+  }
+}
+
 export function testEnvironment(runId: string): Record<string, string> {
   return {
     NODE_ENV: 'test',
@@ -74,7 +102,9 @@ export function testEnvironment(runId: string): Record<string, string> {
     DATABASE_URL: testDatabaseUrl(runId),
     // Direct unless the run goes through a pooler (test/support/global-setup-pgbouncer.ts).
     DATABASE_POOLER: process.env.TEST_DATABASE_POOLER ?? 'none',
-    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    // The Cluster of the PgBouncer pass (global-setup-pgbouncer.ts), else one server. An empty value counts as not set.
+    REDIS_URL: process.env.TEST_REDIS_CLUSTER_NODES ? '' : (process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'),
+    REDIS_CLUSTER_NODES: process.env.TEST_REDIS_CLUSTER_NODES ?? '',
     REDIS_PREFIX: `pop-test-${runId}`,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     CURSOR_SECRET: 'test-cursor-secret',
