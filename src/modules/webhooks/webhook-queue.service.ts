@@ -1,7 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { enqueueBestEffort } from '../../platform/queue/enqueue-best-effort';
+import { ENQUEUE_WITHIN_MS, enqueueBestEffort } from '../../platform/queue/enqueue-best-effort';
+import { RedisCircuit } from '../../platform/redis/redis-circuit';
 import { EventsService } from '../events/events.service';
 import { deliveryQueueIndex, WEBHOOK_DELIVERY_QUEUE } from './delivery-queues';
 
@@ -98,6 +99,7 @@ export class WebhookQueue implements OnModuleInit {
     @Inject(WEBHOOK_DELIVERY_QUEUES) private readonly deliveryQueues: DeliveryQueue[],
     @InjectQueue(WEBHOOK_REPLAY_QUEUE) private readonly replayQueue: Queue<ReplayJobData>,
     private readonly events: EventsService,
+    private readonly circuit: RedisCircuit,
   ) {}
 
   onModuleInit(): void {
@@ -218,7 +220,13 @@ export class WebhookQueue implements OnModuleInit {
       if (existing && (await existing.isDelayed())) await existing.promote();
       else if (!existing) await this.enqueueDelivery(deliveryId, { attempt, subscriptionId });
     };
-    await enqueueBestEffort(addOrPromote, this.logger, `enqueueing attempt ${attempt} of ${deliveryId} now failed (the sweep will retry)`);
+    await enqueueBestEffort(
+      addOrPromote,
+      this.logger,
+      `enqueueing attempt ${attempt} of ${deliveryId} now failed (the sweep will retry)`,
+      ENQUEUE_WITHIN_MS,
+      this.circuit,
+    );
   }
 
   /** Best effort (never throws, bounded wait): the sweep re-enqueues a running replay whose job was lost. */
@@ -230,7 +238,7 @@ export class WebhookQueue implements OnModuleInit {
   /** The jobs in one round trip, best effort (enqueueBestEffort: never throws, bounded wait); none, no call. */
   private async addBulk<Q extends Queue>(queue: Q, jobs: Parameters<Q['addBulk']>[0], failure: string): Promise<void> {
     if (jobs.length === 0) return;
-    await enqueueBestEffort(() => queue.addBulk(jobs), this.logger, `${failure} (the sweep will retry)`);
+    await enqueueBestEffort(() => queue.addBulk(jobs), this.logger, `${failure} (the sweep will retry)`, ENQUEUE_WITHIN_MS, this.circuit);
   }
 }
 

@@ -2,6 +2,7 @@ import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/c
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { closeRedisClient, createRedisClient, RedisClient } from './redis-factory';
+import { RedisCircuit } from './redis-circuit';
 import { watchRedisOutages } from './redis-outages';
 
 export const REDIS = Symbol('REDIS');
@@ -13,11 +14,11 @@ export function createRedis(config: Pick<AppConfig, 'redis'>): RedisClient {
   return redis;
 }
 
-/** One shared command connection per process (health checks, the pacer). Queues and the rate limiter open their own. */
+/** One shared command connection per process (health checks, the pacer), and the process's RedisCircuit. Queues and the rate limiter open their own. */
 @Global()
 @Module({
-  providers: [{ provide: REDIS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createRedis(config) }],
-  exports: [REDIS],
+  providers: [{ provide: REDIS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createRedis(config) }, RedisCircuit],
+  exports: [REDIS, RedisCircuit],
 })
 export class RedisModule implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
