@@ -9,10 +9,14 @@ import { Metrics } from '../metrics/metrics';
 import { watchBullMqOutages } from '../redis/redis-outages';
 import { queuePrefix } from './queue-prefix';
 import { QueueShutdown } from './queue-shutdown';
+import { QueueWatchdog, WatchdogState } from './queue-watchdog';
 import { queueTelemetry } from '../tracing/tracing';
 
 /** After losing Redis, a worker's fetch loop tries again after this (BullMQ's default is 15 s). */
 export const WORKER_RUN_RETRY_DELAY_MS = 1_000;
+
+/** A worker idle this long (at least; longer when its jobs may take longer) with jobs waiting is stuck (QueueWatchdog). */
+export const WATCHDOG_MIN_IDLE_MS = 15_000;
 
 /** A job that met the database unreachable runs again after this, plus up to as much jitter. */
 export const DATABASE_OUTAGE_JOB_DELAY_MS = 1_000;
@@ -46,6 +50,13 @@ export class QueueWorkers {
     private readonly databaseOutages: DatabaseOutages,
   ) {}
 
+  private readonly watchdogs: QueueWatchdog[] = [];
+
+  /** Each worker's watchdog state (when it last moved a job, how often it recovered). */
+  watchdogStates(): WatchdogState[] {
+    return this.watchdogs.map((watchdog) => watchdog.state);
+  }
+
   start<T>(queueName: string, process: Processor<T>, options: QueueWorkerOptions, logger: Logger): Worker<T> {
     const { closeWithinMs, hashTag = queueName, ...workerOptions } = options;
     const { connection, owned } = bullMqConnection(this.config.redis);
@@ -67,6 +78,9 @@ export class QueueWorkers {
     worker.on('completed', (job) => observe(job, 'completed'));
     worker.on('failed', (job) => observe(job, 'failed'));
     this.shutdown.closeWorkerOnShutdown(worker, closeWithinMs, owned);
+    // Idle past its longest job (closeWithinMs bounds a job's run) with jobs waiting: logged, and it fetches again.
+    const watchdog = new QueueWatchdog(worker, queueName, Math.max(closeWithinMs, WATCHDOG_MIN_IDLE_MS), logger, this.metrics);
+    this.watchdogs.push(watchdog);
     return worker;
   }
 
