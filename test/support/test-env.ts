@@ -68,14 +68,17 @@ async function waitForCluster(cluster: Cluster): Promise<void> {
   if (cluster.status !== 'ready') await new Promise((resolve) => cluster.once('ready', resolve));
 }
 
+const REDIS_MODES = ['REDIS_URL', 'REDIS_SENTINELS', 'REDIS_CLUSTER_NODES'] as const;
+
 /**
  * The environment of an app or worker a test starts: the run's, then `overrides`. A file that points
- * REDIS_URL at a Redis of its own (a private redis-server) means that one, even in the pass whose run
- * Redis is a Cluster: the run's REDIS_CLUSTER_NODES is dropped then (two at once stop the process).
+ * the app at a Redis of its own (REDIS_URL of a private redis-server, a private Sentinel set or Cluster)
+ * means that one, whatever the run's is: the run's other Redis settings are dropped then (two at once
+ * stop the process).
  */
 export function appEnvironment(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env, ...overrides };
-  if (overrides.REDIS_URL) env.REDIS_CLUSTER_NODES = '';
+  if (REDIS_MODES.some((name) => overrides[name])) for (const name of REDIS_MODES) if (!overrides[name]) env[name] = '';
   return env;
 }
 
