@@ -71,7 +71,7 @@ describe('a hung Redis under load', () => {
       }
     })();
 
-    await sleep(2_000);
+    await sleep(3_000);
     const pausedAt = Date.now();
     redis.pause();
     await sleep(HANG_MS);
@@ -87,12 +87,16 @@ describe('a hung Redis under load', () => {
       .filter((w) => w.startedAt >= pausedAt + 1_000 && w.startedAt < resumedAt)
       .map((w) => w.ms)
       .sort((a, b) => a - b);
-    expect(afterFirstSecond.length).toBeGreaterThan(HANG_MS / 1000 - 2 * WRITES_PER_SECOND);
-    const p99 = afterFirstSecond[Math.ceil(afterFirstSecond.length * 0.99) - 1];
+    expect(afterFirstSecond.length).toBeGreaterThan(((HANG_MS / 1000 - 2) * WRITES_PER_SECOND) / 2);
+    const p99 = percentile99(afterFirstSecond);
+    // The same writes before the hang, on this machine now: other test files share its two cores, and
+    // the bound is what the hang may add, not what a loaded machine costs anyway. Paying the rate limiter's
+    // 1 s time-out per write (what the circuit ends) is far past either.
+    const before = percentile99(writes.filter((w) => w.startedAt < pausedAt).map((w) => w.ms));
     process.stdout.write(
-      `hung Redis: ${afterFirstSecond.length} writes after the first second, p99 ${p99} ms, max ${afterFirstSecond.at(-1)} ms\n`,
+      `hung Redis: ${afterFirstSecond.length} writes after the first second, p99 ${p99} ms, max ${afterFirstSecond.at(-1)} ms (before the hang: p99 ${before} ms)\n`,
     );
-    expect(p99).toBeLessThan(250);
+    expect(p99).toBeLessThan(Math.max(250, before + 100));
 
     // Every write's event delivered, the last within 15 s of Redis answering again: none lost, no worker idle with work.
     const ids = new Set(writes.map((w) => w.propertyId));
@@ -108,3 +112,8 @@ describe('a hung Redis under load', () => {
     expect(metrics).toMatch(/pop_redis_circuit_open 0/);
   }, 90_000);
 });
+
+function percentile99(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.ceil(sorted.length * 0.99) - 1];
+}

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './private-services';
+import { freePorts } from './private-services';
 import { waitUntil } from './wait';
 
 const run = promisify(execFile);
@@ -25,8 +25,7 @@ export interface PrivateRedisCluster {
 
 export async function startPrivateRedisCluster(primaries = 3): Promise<PrivateRedisCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'pop-redis-cluster-'));
-  const ports: number[] = [];
-  for (let i = 0; i < primaries; i++) ports.push(await freePort());
+  const ports = await freePorts(primaries);
   const children = new Map<number, ChildProcess>();
   const stop = async () => {
     await Promise.all(

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from './private-redis-cluster';
-import { freePort } from './private-services';
+import { freePorts } from './private-services';
 import { waitUntil } from './wait';
 
 export const SENTINEL_NAME = 'pop-primary';
@@ -25,7 +25,7 @@ export interface PrivateRedisSentinel {
 
 export async function startPrivateRedisSentinel(): Promise<PrivateRedisSentinel> {
   const dir = mkdtempSync(join(tmpdir(), 'pop-redis-sentinel-'));
-  const [primary, replica, ...sentinelPorts] = await Promise.all([1, 2, 3, 4, 5].map(() => freePort()));
+  const [primary, replica, ...sentinelPorts] = await freePorts(5);
   const children = new Map<number, ChildProcess>();
   const data = (port: number, extra: string[]) =>
     spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra], {

@@ -115,6 +115,13 @@ async function ping(url: string): Promise<boolean> {
   }
 }
 
+/** `count` distinct free ports (freePort twice in a row may well return the same one). */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();

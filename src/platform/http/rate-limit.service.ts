@@ -251,7 +251,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
           ...giveBack,
         );
         // A call under way when the circuit opens (another call timed out first) stops waiting too.
-        const answered = this.circuit ? await this.circuit.race(call) : { value: await call };
+        const answered = this.circuit ? await this.circuit.race(call, 'rateLimit', REDIS_TIMEOUT_MS) : { value: await call };
         if (!answered) {
           this.circuit!.gaveUp('rateLimit');
           return inMemory(this.memory);
@@ -264,7 +264,8 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
         return reply;
       } catch (error) {
         const message = (error as Error).message;
-        if (message === 'Command timed out') this.circuit?.timedOut('rateLimit', message);
+        // A Cluster that lost a primary answers CLUSTERDOWN (after retrying for a while): as good as hung.
+        if (message === 'Command timed out' || message.startsWith('CLUSTERDOWN')) this.circuit?.timedOut('rateLimit', message);
         this.noteRedisFailure(message);
       }
     } else {

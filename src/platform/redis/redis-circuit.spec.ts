@@ -29,14 +29,20 @@ describe('RedisCircuit', () => {
   });
 
   it('lets a wait on Redis go on with its value while closed, and stops it when the circuit opens', async () => {
-    await expect(circuit.race(Promise.resolve(7))).resolves.toEqual({ value: 7 });
-    await expect(circuit.race(Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+    await expect(circuit.race(Promise.resolve(7), 'rateLimit', 1_000)).resolves.toEqual({ value: 7 });
+    await expect(circuit.race(Promise.reject(new Error('refused')), 'rateLimit', 1_000)).rejects.toThrow('refused');
     const hung = new Promise<number>(() => undefined);
-    const waiting = circuit.race(hung);
+    const waiting = circuit.race(hung, 'rateLimit', 60_000);
     circuit.timedOut('rateLimit', 'Command timed out');
     await expect(waiting).resolves.toBeUndefined();
     // While open, at once.
-    await expect(circuit.race(hung)).resolves.toBeUndefined();
+    await expect(circuit.race(hung, 'rateLimit', 60_000)).resolves.toBeUndefined();
+  });
+
+  it('opens itself when a call is not answered within its deadline', async () => {
+    const waiting = circuit.race(new Promise<number>(() => undefined), 'rateLimit', 20);
+    await expect(waiting).resolves.toBeUndefined();
+    expect(circuit.isOpen).toBe(true);
   });
 
   it('counts what went on without Redis, by operation', async () => {

@@ -15,7 +15,7 @@ export const REDIS_PROBE_TIMEOUT_MS = 500;
  * paid on every request: the first command that times out opens the circuit, and until a probe hears
  * Redis again the request path goes on without waiting for it (the rate limiter counts in memory,
  * queue hand-overs are left to the sweeps). The probe PINGs on a connection of its own every 250 ms
- * (every primary of a Cluster), so it also hears Redis come back while the app's own connections
+ * (on a Cluster, asks every primary for CLUSTER INFO and wants `cluster_state:ok`), so it also hears Redis come back while the app's own connections
  * still wait on commands sent before the hang. An unreachable Redis (refused, reset) needs no
  * circuit: its clients fail at once and reconnect on their own (RedisOutageLog).
  *
@@ -44,10 +44,12 @@ export class RedisCircuit implements OnApplicationShutdown {
   }
 
   /**
-   * `call`'s value, or `undefined` if the circuit opens first (another command timed out): the caller
-   * stops waiting and goes on without Redis; the call's late outcome is dropped.
+   * `call`'s value, or `undefined` if the circuit opens first: the caller stops waiting and goes on
+   * without Redis; the call's late outcome is dropped. A call of `operation` still unanswered after
+   * `withinMs` opens the circuit itself (a deadline of ours, not the client's: a Cluster client retries
+   * a command across redirections and CLUSTERDOWN for longer than one command time-out).
    */
-  race<T>(call: Promise<T>): Promise<{ value: T } | undefined> {
+  race<T>(call: Promise<T>, operation: string, withinMs: number): Promise<{ value: T } | undefined> {
     if (this.isOpen) {
       call.catch(() => undefined);
       return Promise.resolve(undefined);
@@ -58,12 +60,16 @@ export class RedisCircuit implements OnApplicationShutdown {
         resolve(undefined);
       };
       this.waiting.add(onOpen);
+      const deadline = setTimeout(() => this.timedOut(operation, `no answer within ${withinMs} ms`), withinMs);
       call
         .then(
           (value) => resolve({ value }),
           (error: unknown) => reject(error as Error),
         )
-        .finally(() => this.waiting.delete(onOpen));
+        .finally(() => {
+          clearTimeout(deadline);
+          this.waiting.delete(onOpen);
+        });
     });
   }
 
@@ -116,7 +122,16 @@ export class RedisCircuit implements OnApplicationShutdown {
     this.probe ??= this.createProbe();
     const probe = this.probe;
     const deadline = AbortSignal.timeout(REDIS_PROBE_TIMEOUT_MS);
-    const pings = probe instanceof Cluster ? probe.nodes('master').map((node) => node.ping()) : [probe.ping()];
+    // On a Cluster every primary must answer, and the cluster must say it serves every slot: a primary
+    // taken for failed leaves the others answering PING but refusing commands (CLUSTERDOWN).
+    const pings: Array<Promise<unknown>> =
+      probe instanceof Cluster
+        ? probe.nodes('master').map((node) =>
+            node.cluster('INFO').then((info) => {
+              if (!String(info).includes('cluster_state:ok')) throw new Error('cluster down');
+            }),
+          )
+        : [probe.ping()];
     if (pings.length === 0) return false;
     try {
       await new Promise<void>((resolve, reject) => {
