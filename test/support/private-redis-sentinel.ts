@@ -56,7 +56,8 @@ export async function startPrivateRedisSentinel(): Promise<PrivateRedisSentinel>
           `dir ${dir}`,
           `sentinel monitor ${SENTINEL_NAME} 127.0.0.1 ${primary} 2`,
           `sentinel down-after-milliseconds ${SENTINEL_NAME} 1000`,
-          `sentinel failover-timeout ${SENTINEL_NAME} 5000`,
+          // An election that fails (split votes on a busy machine) is tried again after twice this.
+          `sentinel failover-timeout ${SENTINEL_NAME} 2000`,
           `sentinel parallel-syncs ${SENTINEL_NAME} 1`,
           '',
         ].join('\n'),
