@@ -99,6 +99,9 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
       commandTimeout: REDIS_TIMEOUT_MS,
     });
     this.redis.on('error', (error: Error) => this.noteRedisFailure(error.message));
+    // Its socket stopped answering: dropped and made again, so until the new one is ready requests count in
+    // memory without waiting (status is not 'ready'), and behind Sentinel it lands on the primary of now.
+    circuit?.onOpen(() => this.redis.disconnect(true));
     this.redis.defineCommand('rateLimit', { numberOfKeys: 5, lua: RATE_LIMIT_LUA });
     this.script = this.redis as unknown as ScriptClient;
   }

@@ -31,6 +31,7 @@ export class RedisCircuit implements OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
   /** Waits on Redis that stop at the circuit's opening (race): removed when they settle, so none piles up. */
   private readonly waiting = new Set<() => void>();
+  private readonly openListeners: Array<() => void> = [];
   private closedForGood = false;
 
   constructor(
@@ -85,7 +86,17 @@ export class RedisCircuit implements OnApplicationShutdown {
     );
     for (const stop of this.waiting) stop();
     this.waiting.clear();
+    for (const listener of this.openListeners) listener();
     this.scheduleProbe();
+  }
+
+  /**
+   * Runs `listener` each time the circuit opens: a client whose commands went unanswered drops its
+   * socket there, so it reconnects (through Sentinel: to whatever is primary now) instead of staying on
+   * a connection that may never answer again.
+   */
+  onOpen(listener: () => void): void {
+    this.openListeners.push(listener);
   }
 
   /** `operation` went on without Redis because the circuit is open (counted; logged in sum when it closes). */
