@@ -20,6 +20,11 @@ import { RATE_LIMIT_LUA } from './rate-limit.script';
 
 /** Past this, a rate-limit call counts in memory instead: a stalled Redis must not stall requests. */
 const REDIS_TIMEOUT_MS = 1000;
+/**
+ * Past this, a rate-limit call opens the process's RedisCircuit (and so counts in memory): a script that
+ * answers in under a millisecond normally and has not in half a second is a Redis that stopped answering.
+ */
+const CIRCUIT_DEADLINE_MS = 500;
 /** The burst allowance refills over this many windows, so the sustained rate stays near the per-window limit. */
 const BURST_WINDOWS = 10;
 const DAY_MS = 86_400_000;
@@ -254,7 +259,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
           ...giveBack,
         );
         // A call under way when the circuit opens (another call timed out first) stops waiting too.
-        const answered = this.circuit ? await this.circuit.race(call, 'rateLimit', REDIS_TIMEOUT_MS) : { value: await call };
+        const answered = this.circuit ? await this.circuit.race(call, 'rateLimit', CIRCUIT_DEADLINE_MS) : { value: await call };
         if (!answered) {
           this.circuit!.gaveUp('rateLimit');
           return inMemory(this.memory);
