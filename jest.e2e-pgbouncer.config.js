@@ -1,7 +1,9 @@
 /**
  * The end-to-end suite's second run, through a private PgBouncer in transaction mode (what managed
  * PostgreSQL offers put in front of a database), with DATABASE_POOLER=transaction: the same black-box
- * behaviour as direct. Every file runs here unless listed below with why it cannot.
+ * behaviour as direct. And the run's Redis is a private 3-primary Redis Cluster (REDIS_CLUSTER_NODES),
+ * so this pass is also the Cluster coverage of every file on the run's Redis (queues, webhooks, rate
+ * limits, idempotency, health). Every file runs here unless listed below with why it cannot.
  */
 const base = require('./jest.e2e.config');
 

@@ -7,7 +7,7 @@ import { AppConfig } from './config/config';
 import { CALENDAR_SYNC_QUEUE } from './modules/calendar-feeds/calendar-sync-queue.service';
 import { EventsService } from './modules/events/events.service';
 import { REMINDER_DUE_QUEUE } from './modules/reminders/reminder-queue.service';
-import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_DISPATCH_QUEUE } from './modules/webhooks/webhook-queue.service';
+import { WEBHOOK_DELIVERY_QUEUE, WEBHOOK_DELIVERY_QUEUES, WEBHOOK_DISPATCH_QUEUE } from './modules/webhooks/webhook-queue.service';
 import { untilAborted } from './platform/async/until-aborted';
 import { Metrics, serveMetrics } from './platform/metrics/metrics';
 
@@ -32,6 +32,12 @@ export async function startWorkerMetricsServer(app: INestApplicationContext, con
       return []; // a queue this worker does not register
     }
   });
+  // The delivery queues past the first (WEBHOOK_DELIVERY_QUEUES > 1), under their own names.
+  try {
+    for (const queue of app.get<Queue[]>(WEBHOOK_DELIVERY_QUEUES, { strict: false }).slice(1)) queues.push([queue.name, queue] as const);
+  } catch {
+    // no webhook queues in this process
+  }
   const logger = new Logger('WorkerMetrics');
 
   const refresh = async () => {

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { version as packageVersion } from '../../package.json';
 import { ConfigError, loadConfig } from './config';
 import { DEVELOPMENT_KEYRING } from './keyring';
@@ -31,7 +34,7 @@ describe('loadConfig', () => {
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/property_ops',
       databasePooler: 'transaction',
       databaseConnectTimeoutMs: 10000,
-      redisUrl: 'redis://127.0.0.1:6379',
+      redis: { mode: 'single', url: 'redis://127.0.0.1:6379' },
       redisPrefix: 'pop',
       errorsBaseUrl: 'https://errors.property-ops.example/problems',
       publicBaseUrl: 'http://localhost:3000',
@@ -72,7 +75,7 @@ describe('loadConfig', () => {
       isProduction: false,
       port: 8080,
       databaseUrl: 'postgresql://app:pw@db.internal:5433/ops',
-      redisUrl: 'rediss://cache.internal:6380/2',
+      redis: { mode: 'single', url: 'rediss://cache.internal:6380/2' },
       redisPrefix: 'ops',
       errorsBaseUrl: 'https://errors.example.com/p',
       publicBaseUrl: 'https://api.example.com',
@@ -151,6 +154,84 @@ describe('loadConfig', () => {
       LEGACY_SWEEP_INTERVAL_MS: '0',
     });
     expect(set.legacy).toEqual({ sunsetAt: new Date('2027-04-07T00:00:00Z'), docsUrl: 'https://x.example/l', sweepIntervalMs: 0 });
+  });
+
+  describe('Redis: one server, Sentinel or a Cluster', () => {
+    it('treats an empty REDIS_URL as not set (the default server)', () => {
+      expect(loadConfig({ REDIS_URL: '' }).redis).toEqual({ mode: 'single', url: 'redis://127.0.0.1:6379' });
+      expect(loadConfig({ REDIS_URL: '', REDIS_SENTINELS: '', REDIS_CLUSTER_NODES: ' ' }).redis.mode).toBe('single');
+    });
+
+    it('reads sentinels (IPv6 in brackets, port 26379 when omitted), the primary name and the passwords', () => {
+      const config = loadConfig({
+        REDIS_SENTINELS: 'sentinel-a:26380, sentinel-b ,[::1]:26381,[fe80::1]',
+        REDIS_SENTINEL_NAME: 'mymaster',
+        REDIS_SENTINEL_PASSWORD: 's3cret',
+        REDIS_USERNAME: 'app',
+        REDIS_PASSWORD: 'p@ss',
+      });
+      expect(config.redis).toEqual({
+        mode: 'sentinel',
+        sentinels: [
+          { host: 'sentinel-a', port: 26380 },
+          { host: 'sentinel-b', port: 26379 },
+          { host: '::1', port: 26381 },
+          { host: 'fe80::1', port: 26379 },
+        ],
+        name: 'mymaster',
+        sentinelPassword: 's3cret',
+        auth: { username: 'app', password: 'p@ss', tls: false },
+      });
+    });
+
+    it('reads cluster seeds (port 6379 when omitted) and TLS with a private CA', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'redis-ca-'));
+      const caFile = join(dir, 'ca.pem');
+      writeFileSync(caFile, '-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n');
+      const config = loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1,10.0.0.2:7001', REDIS_TLS: 'true', REDIS_TLS_CA_FILE: caFile });
+      expect(config.redis).toEqual({
+        mode: 'cluster',
+        nodes: [
+          { host: '10.0.0.1', port: 6379 },
+          { host: '10.0.0.2', port: 7001 },
+        ],
+        auth: { tls: true, ca: readFileSync(caFile, 'utf8') },
+      });
+      expect(loadConfig({ REDIS_CLUSTER_NODES: 'a', REDIS_TLS: 'true' }).redis).toMatchObject({ auth: { tls: true } });
+    });
+
+    it.each([
+      [{ REDIS_URL: 'redis://a', REDIS_SENTINELS: 'b' }, /^REDIS_URL and REDIS_SENTINELS: /],
+      [{ REDIS_URL: 'redis://a', REDIS_CLUSTER_NODES: 'b' }, /^REDIS_URL and REDIS_CLUSTER_NODES: /],
+      [{ REDIS_SENTINELS: 'a', REDIS_SENTINEL_NAME: 'm', REDIS_CLUSTER_NODES: 'b' }, /^REDIS_SENTINELS and REDIS_CLUSTER_NODES: /],
+    ])('refuses two of REDIS_URL, REDIS_SENTINELS and REDIS_CLUSTER_NODES at once, naming both (%p)', (env, message) => {
+      expect(configErrorOf(env).message).toMatch(message);
+    });
+
+    it.each([
+      [{ REDIS_SENTINELS: 'a:26379' }, /^REDIS_SENTINEL_NAME: is required/],
+      [{ REDIS_SENTINELS: 'a:port', REDIS_SENTINEL_NAME: 'm' }, /^REDIS_SENTINELS: "a:port" is not host:port/],
+      [{ REDIS_SENTINELS: 'a,,b', REDIS_SENTINEL_NAME: 'm' }, /^REDIS_SENTINELS: an empty entry/],
+      [{ REDIS_CLUSTER_NODES: 'a:70000' }, /^REDIS_CLUSTER_NODES: "a:70000" is not host:port/],
+      [{ REDIS_CLUSTER_NODES: '::1:7000' }, /^REDIS_CLUSTER_NODES: "::1:7000" is not host:port \(an IPv6 address as \[addr\]:port\)/],
+      [{ REDIS_CLUSTER_NODES: 'a', REDIS_TLS: 'yes' }, /^REDIS_TLS: must be true or false/],
+      [{ REDIS_CLUSTER_NODES: 'a', REDIS_TLS_CA_FILE: '/nowhere/ca.pem' }, /^REDIS_TLS_CA_FILE: applies only with REDIS_TLS=true/],
+      [
+        { REDIS_CLUSTER_NODES: 'a', REDIS_TLS: 'true', REDIS_TLS_CA_FILE: '/nowhere/ca.pem' },
+        /^REDIS_TLS_CA_FILE: cannot read "\/nowhere\/ca.pem" \(ENOENT\)/,
+      ],
+      [{ REDIS_PASSWORD: 'pw' }, /^REDIS_PASSWORD: applies with REDIS_SENTINELS or REDIS_CLUSTER_NODES; with REDIS_URL put it in the URL/],
+      [{ REDIS_CLUSTER_NODES: 'a', REDIS_SENTINEL_NAME: 'm' }, /^REDIS_SENTINEL_NAME: applies only with REDIS_SENTINELS/],
+    ])('refuses %p', (env, message) => {
+      const error = configErrorOf(env);
+      expect(error.message).toMatch(message);
+      expect(error.message).not.toMatch(/[\r\n]/);
+    });
+
+    it('never prints the Redis or Sentinel password, and keeps a bad host on one line', () => {
+      expect(configErrorOf({ REDIS_SENTINELS: 'a', REDIS_SENTINEL_PASSWORD: 'hunter2' }).message).not.toContain('hunter2');
+      expect(configErrorOf({ REDIS_CLUSTER_NODES: 'a\nINJECTED: b' }).message).not.toMatch(/[\r\n]/);
+    });
   });
 
   it('keeps the report on one line even when the value holds a newline', () => {

@@ -9,10 +9,13 @@ import {
   positiveInt,
   postgresUrl,
   readPackageVersion,
-  redisUrl,
   trustProxy,
 } from './env-validators';
+import { ConfigError } from './config-error';
 import { DEVELOPMENT_KEYRING, Keyring, usesDevelopmentKey } from './keyring';
+import { readRedisTarget, RedisTarget } from './redis-config';
+
+export { ConfigError };
 
 /**
  * The one place that reads the environment. Every process (API, worker, CLI)
@@ -36,7 +39,8 @@ export interface AppConfig {
    * answers 503. Bounds how long requests hang when the server is unreachable rather than refusing.
    */
   databaseConnectTimeoutMs: number;
-  redisUrl: string;
+  /** REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES (src/config/redis-config.ts): every Redis connection is made from it. */
+  redis: RedisTarget;
   /** Prefix of every Redis key the app owns (queues, rate limits); lets test runs share one Redis. */
   redisPrefix: string;
   errorsBaseUrl: string;
@@ -63,8 +67,13 @@ export interface AppConfig {
     timeoutMs: number;
     retryBaseMs: number;
     concurrencyPerSubscription: number;
-    /** Delivery jobs one worker process runs at once (across all subscriptions). */
+    /** Delivery jobs one worker process runs at once (across all subscriptions and delivery queues). */
     deliveryConcurrency: number;
+    /**
+     * Delivery queues (src/modules/webhooks/delivery-queues.ts), each subscription always on the same one:
+     * on a Redis Cluster each queue is one primary's work, so N queues carry N primaries' worth.
+     */
+    deliveryQueues: number;
     /** How often the worker re-dispatches missed events and re-enqueues lost delivery attempts; 0 = never. */
     sweepIntervalMs: number;
     /** How often the worker deletes events and deliveries past the 90-day retention; 0 = never. */
@@ -113,10 +122,11 @@ export interface AppConfig {
   };
 }
 
+/** Each delivery queue is a BullMQ worker (and its connections) in every worker process. */
+const MAX_DELIVERY_QUEUES = 32;
+
 export const DATABASE_POOLERS = ['transaction', 'session', 'none'] as const;
 export type DatabasePooler = (typeof DATABASE_POOLERS)[number];
-
-export class ConfigError extends Error {}
 
 /** DATABASE_CONNECT_TIMEOUT_MS unless set (also for the migration runner, which has no full config). */
 export const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 10_000;
@@ -133,7 +143,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       // The safe default: works behind any pooler as well as direct; `none` is the faster direct setting.
       DATABASE_POOLER: str({ choices: DATABASE_POOLERS, default: 'transaction' }),
       DATABASE_CONNECT_TIMEOUT_MS: positiveInt({ default: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS }),
-      REDIS_URL: redisUrl({ default: 'redis://127.0.0.1:6379' }),
       REDIS_PREFIX: nonEmptyStr({ default: 'pop' }),
       ERRORS_BASE_URL: httpUrl({ default: 'https://errors.property-ops.example/problems' }),
       PUBLIC_BASE_URL: httpUrl({ default: 'http://localhost:3000' }),
@@ -155,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       WEBHOOK_RETRY_BASE_MS: positiveInt({ default: 30000 }),
       WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt({ default: 10 }),
       WEBHOOK_DELIVERY_CONCURRENCY: positiveInt({ default: 100 }),
+      WEBHOOK_DELIVERY_QUEUES: positiveInt({ default: 1 }),
       WEBHOOK_SWEEP_INTERVAL_MS: nonNegativeInt({ default: 2000 }),
       WEBHOOK_RETENTION_INTERVAL_MS: nonNegativeInt({ default: 3_600_000 }),
       WEBHOOK_REPLAY_RATE_PER_SECOND: positiveInt({ default: 50 }),
@@ -177,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     { reporter: throwFirstError },
   );
 
+  const redis = readRedisTarget(env);
   const isProduction = e.NODE_ENV === 'production';
   if (isProduction && e.ALLOW_PRIVATE_URLS) {
     throw new ConfigError('ALLOW_PRIVATE_URLS: must not be true when NODE_ENV=production');
@@ -215,6 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.ADMIN_PASSWORD !== '' && e.ADMIN_PASSWORD.length < 12) {
     throw new ConfigError('ADMIN_PASSWORD: must be at least 12 characters');
   }
+  if (e.WEBHOOK_DELIVERY_QUEUES > MAX_DELIVERY_QUEUES)
+    throw new ConfigError(`WEBHOOK_DELIVERY_QUEUES: must be at most ${MAX_DELIVERY_QUEUES}, got ${e.WEBHOOK_DELIVERY_QUEUES}`);
   if (e.WORKER_METRICS_PORT > 65535)
     throw new ConfigError(`WORKER_METRICS_PORT: must be a port (1-65535) or 0, got ${e.WORKER_METRICS_PORT}`);
 
@@ -226,7 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: e.DATABASE_URL,
     databasePooler: e.DATABASE_POOLER,
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
-    redisUrl: e.REDIS_URL,
+    redis,
     redisPrefix: e.REDIS_PREFIX,
     errorsBaseUrl: e.ERRORS_BASE_URL.replace(/\/+$/, ''),
     publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/+$/, ''),
@@ -249,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       concurrencyPerSubscription: e.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION,
       deliveryConcurrency: e.WEBHOOK_DELIVERY_CONCURRENCY,
+      deliveryQueues: e.WEBHOOK_DELIVERY_QUEUES,
       sweepIntervalMs: e.WEBHOOK_SWEEP_INTERVAL_MS,
       retentionIntervalMs: e.WEBHOOK_RETENTION_INTERVAL_MS,
       replayRatePerSecond: e.WEBHOOK_REPLAY_RATE_PER_SECOND,

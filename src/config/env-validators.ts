@@ -26,11 +26,6 @@ export const postgresUrl = makeValidator<string>((input) => {
   return input;
 });
 
-export const redisUrl = makeValidator<string>((input) => {
-  if (!/^rediss?:\/\//.test(input)) throw new Error(`must be a redis:// URL, got "${redactUrl(input)}"`);
-  return input;
-});
-
 /** An empty value (`REDIS_PREFIX=` in a .env file) would silently mean "no prefix" or "the working directory". */
 export const nonEmptyStr = makeValidator<string>((input) => {
   if (input.trim() === '') throw new Error('must not be empty');
@@ -79,7 +74,8 @@ export const trustProxy = makeValidator<false | number | string[]>((input) => {
   return entries;
 });
 
-function redactUrl(input: string): string {
+/** A URL for a message: its password replaced by ***. */
+export function redactUrl(input: string): string {
   return input.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }
 

@@ -1,4 +1,3 @@
-import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSourceOptions } from 'typeorm';
@@ -11,7 +10,6 @@ import { loggerParams } from './logging';
 import { MetricsModule } from './metrics/metrics.module';
 import { PaginationModule } from './pagination/pagination.module';
 import { QueueModule } from './queue/queue.module';
-import { redisConnectionOptions } from './redis/redis-connection';
 import { RedisModule } from './redis/redis.module';
 import { SecretsModule } from './secrets/secrets.module';
 
@@ -28,7 +26,6 @@ export class PlatformModule {
         TypeOrmModule.forRoot({ ...dataSource, autoLoadEntities: true }),
         RedisModule,
         QueueModule,
-        BullModule.forRoot({ connection: redisConnectionOptions(config.redisUrl), prefix: config.redisPrefix }),
         PaginationModule,
         IdempotencyModule,
         PlatformDatabaseModule,

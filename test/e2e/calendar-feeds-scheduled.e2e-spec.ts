@@ -42,7 +42,7 @@ describe('calendar feeds: the scheduled scan', () => {
     await calendars?.close();
     await receiver?.close();
     await db?.drop();
-    await dropRedisPrefix(t.config.redisUrl, `${env.REDIS_PREFIX}-api`);
+    await dropRedisPrefix(t.config.redis, `${env.REDIS_PREFIX}-api`);
   });
 
   it('runs the scan in the worker', () => {

@@ -34,7 +34,7 @@ describe('calendar feeds: a sync asked for while one runs', () => {
     await t?.close();
     await calendars?.close();
     await db?.drop();
-    await dropRedisPrefix(t.config.redisUrl, env.REDIS_PREFIX);
+    await dropRedisPrefix(t.config.redis, env.REDIS_PREFIX);
   });
 
   it('syncs the feed again right after the running sync, not an interval later', async () => {

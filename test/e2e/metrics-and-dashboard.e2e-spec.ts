@@ -27,7 +27,7 @@ describe('API metrics at /metrics and the queue dashboard at /admin/queues', () 
   });
   afterAll(async () => {
     await Promise.all([t?.close(), off?.close()]);
-    await dropRedisPrefix(t.config.redisUrl, REDIS_PREFIX);
+    await dropRedisPrefix(t.config.redis, REDIS_PREFIX);
   });
 
   it('are not mounted when METRICS_TOKEN, ADMIN_USER and ADMIN_PASSWORD are unset', async () => {

@@ -47,7 +47,7 @@ describe('time partitions of the event log and the deliveries', () => {
     await worker?.close();
     await t?.close();
     await receiver?.close();
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
+    await dropRedisPrefix(t.config.redis, ENV.REDIS_PREFIX);
   });
 
   /** Ids minted just before and just after the boundary: `n` on each side, oldest first. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
 import { closeWithin } from '../../src/platform/queue/close-within';
-import { redisConnectionOptions } from '../../src/platform/redis/redis-connection';
+import { redisConnectionOptions } from '../../src/platform/redis/redis-factory';
 import { trackHandles } from '../support/handles';
 import { PrivateRedis, startPrivateRedis } from '../support/private-services';
 import { waitUntil } from '../support/wait';
@@ -91,7 +91,7 @@ describe('closeWithin on a worker whose job outlasts the bound', () => {
     const script = `
       const { Queue, Worker } = require('bullmq');
       const { closeWithin } = require('./dist/platform/queue/close-within');
-      const { redisConnectionOptions } = require('./dist/platform/redis/redis-connection');
+      const { redisConnectionOptions } = require('./dist/platform/redis/redis-factory');
       const connection = redisConnectionOptions(process.env.REDIS_URL);
       const prefix = process.env.PREFIX;
       (async () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { appEnvironment } from '../support/test-env';
 import { loadConfig } from '../../src/config/config';
 import { KeyDecision } from '../../src/platform/http/rate-limit.rules';
 import { RateLimiter } from '../../src/platform/http/rate-limit.service';
@@ -57,7 +58,7 @@ async function sequence(limiter: RateLimiter): Promise<unknown[]> {
 
 describe('the rate-limit script and the in-memory fallback', () => {
   const onRedis = new RateLimiter(loadConfig({ ...process.env, ...LIMITS }));
-  const inMemory = new RateLimiter(loadConfig({ ...process.env, ...LIMITS, REDIS_URL: 'redis://127.0.0.1:1' }));
+  const inMemory = new RateLimiter(loadConfig(appEnvironment({ ...LIMITS, REDIS_URL: 'redis://127.0.0.1:1' })));
 
   beforeAll(() => Promise.all([onRedis.onModuleInit(), inMemory.onModuleInit()]));
   afterAll(() => Promise.all([onRedis.onApplicationShutdown(), inMemory.onApplicationShutdown()]));

@@ -81,7 +81,7 @@ describe('reminders firing', () => {
   });
   afterAll(async () => {
     await t?.close();
-    await dropRedisPrefix(t.config.redisUrl, ENV.REDIS_PREFIX);
+    await dropRedisPrefix(t.config.redis, ENV.REDIS_PREFIX);
   });
 
   it('the API only arms jobs: it loads neither the processor nor the firing service', () => {

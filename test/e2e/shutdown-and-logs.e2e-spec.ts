@@ -4,7 +4,7 @@ import { clientFor, createAccount, startApp, TestAccount, TestApp, ApiClient } f
 import { spawnApiProcess, ApiProcess } from '../support/api-process';
 import { TINY_JPEG } from '../support/images';
 import { freePort } from '../support/private-services';
-import { dropRedisPrefix, TEST_RUN_ID } from '../support/test-env';
+import { dropRedisPrefix, runRedis, TEST_RUN_ID } from '../support/test-env';
 import { waitUntil } from '../support/wait';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { deliveriesOf, subscribe } from '../support/webhooks';
@@ -64,7 +64,7 @@ describe('processes: graceful shutdown, logs, worker metrics', () => {
     if (api?.child.exitCode === null) api.child.kill('SIGKILL');
     await receiver?.close();
     await t?.close();
-    await dropRedisPrefix(process.env.REDIS_URL!, prefix);
+    await dropRedisPrefix(runRedis(), prefix);
   });
 
   const createProperty = (body = validProperty()) =>

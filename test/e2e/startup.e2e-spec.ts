@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { appEnvironment } from '../support/test-env';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,7 +11,7 @@ function runBuilt(entry: string, overrides: Record<string, string>): Promise<{ c
     execFile(
       process.execPath,
       [join(DIST, entry)],
-      { env: { ...process.env, ...overrides }, cwd: tmpdir(), timeout: 20_000 },
+      { env: appEnvironment(overrides), cwd: tmpdir(), timeout: 20_000 },
       (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
       },

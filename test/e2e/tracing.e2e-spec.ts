@@ -7,7 +7,7 @@ import { validBooking } from '../support/bookings';
 import { renderTrace, startOtlpReceiver, OtlpReceiver, ReceivedSpan } from '../support/otlp-receiver';
 import { freePort } from '../support/private-services';
 import { createProperty } from '../support/properties';
-import { dropRedisPrefix, TEST_RUN_ID } from '../support/test-env';
+import { dropRedisPrefix, runRedis, TEST_RUN_ID } from '../support/test-env';
 import { QUICK_RETRIES } from '../support/webhook-engine';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { waitUntil } from '../support/wait';
@@ -68,7 +68,7 @@ describe('traces: OpenTelemetry from the request to each webhook attempt', () =>
     await Promise.all(receivers.map((r) => r.close()));
     await otlp?.close();
     await t?.close();
-    await dropRedisPrefix(process.env.REDIS_URL!, prefix);
+    await dropRedisPrefix(runRedis(), prefix);
   });
 
   const post = (path: string, body: unknown) =>

@@ -53,10 +53,10 @@ describe('webhook test deliveries and delivery log', () => {
         test: true,
       });
 
-      // Enqueued after commit under this file's prefix (job id `<deliveryId>.<attempt>`).
+      // Enqueued after commit under this file's prefix (job id `<deliveryId>.<attempt>`), on its subscription's delivery queue.
       const queue = w.t.app.get<Queue>(getQueueToken('webhook-delivery'));
       const job = await waitUntil(() => queue.getJob(`${res.body.deliveryId}.0`), 5_000, 'the delivery job');
-      expect(job.data).toEqual({ deliveryId: res.body.deliveryId, attempt: 0 });
+      expect(job.data).toEqual({ deliveryId: res.body.deliveryId, attempt: 0, subscriptionId: s.id });
 
       const feed = await w.api.get('/v1/events').expect(200);
       expect(JSON.stringify(feed.body)).not.toContain(res.body.deliveryId);

@@ -392,7 +392,7 @@ describe('webhook delivery', () => {
     } finally {
       await own.close();
       await app.close();
-      await dropRedisPrefix(app.config.redisUrl, env.REDIS_PREFIX);
+      await dropRedisPrefix(app.config.redis, env.REDIS_PREFIX);
     }
   });
 

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { queuePrefix } from '../../src/platform/queue/queue-prefix';
 import { WebhookSweepService } from '../../src/modules/webhooks/engine/maintenance/webhook-sweep.service';
 import { deliveryJobId, WEBHOOK_DELIVERY_QUEUE, WebhookQueue } from '../../src/modules/webhooks/webhook-queue.service';
 import { newId } from '../../src/platform/ids/ids';
@@ -41,7 +42,7 @@ describe('webhook attempts whose queue job is held', () => {
   beforeAll(async () => {
     ({ t, db, account, api } = app.started());
     r = await app.receiver();
-    target = { redisUrl: t.config.redisUrl, prefix: ENV.REDIS_PREFIX, queueName: WEBHOOK_DELIVERY_QUEUE };
+    target = { redis: t.config.redis, prefix: queuePrefix(ENV.REDIS_PREFIX, WEBHOOK_DELIVERY_QUEUE), queueName: WEBHOOK_DELIVERY_QUEUE };
   });
   afterEach(async () => {
     await worker?.close();

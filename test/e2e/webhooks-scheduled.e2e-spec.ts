@@ -1,4 +1,3 @@
-import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { DEVELOPMENT_KEYRING } from '../../src/config/keyring';
 import { WebhookAttemptPipeline } from '../../src/modules/webhooks/engine/pipeline/webhook-attempt-pipeline.service';
@@ -8,7 +7,7 @@ import { PeriodicTaskLock } from '../../src/platform/scheduling/periodic-task-lo
 import { Scheduler } from '../../src/platform/scheduling/scheduler';
 import { ApiClient, clientFor, createAccount, startApp, TestAccount, TestApp } from '../support/app';
 import { createPrivateDatabase, PrivateDatabase } from '../support/private-services';
-import { dropRedisPrefix } from '../support/test-env';
+import { dropRedisPrefix, redisKeys } from '../support/test-env';
 import { waitUntil } from '../support/wait';
 import { startReceiver, WebhookReceiver } from '../support/webhook-receiver';
 import { publishEvent, subscribe, verifyWithLibrary, waitForFinalDeliveries } from '../support/webhooks';
@@ -62,7 +61,7 @@ describe('webhook periodic tasks', () => {
     await t?.close();
     await receiver?.close();
     await db?.drop();
-    await dropRedisPrefix(t.config.redisUrl, env.REDIS_PREFIX);
+    await dropRedisPrefix(t.config.redis, env.REDIS_PREFIX);
   });
 
   it('runs the sweep, retention and the secrets upkeep in the worker, with nothing scheduled in Redis', async () => {
@@ -73,14 +72,14 @@ describe('webhook periodic tasks', () => {
       'webhook-secrets',
       'webhook-sweep',
     ]);
-    const redis = new Redis(t.config.redisUrl);
-    try {
-      const queues = new Set((await redis.keys(`${env.REDIS_PREFIX}:*`)).map((key) => key.split(':')[1]));
+    {
+      // Keys are `<prefix>:{<queue>}:<queue>:…` (queuePrefix): the hash tag names the queue.
+      const queues = new Set(
+        (await redisKeys(t.config.redis, `${env.REDIS_PREFIX}:*`)).map((key) => key.split(':')[1].replace(/^\{(.*)\}$/, '$1')),
+      );
       // Queues of jobs only (the reminders' delayed due jobs, the legacy batches', the calendar syncs' and the webhook replays'), no schedule.
       const jobQueues = ['webhook-dispatch', 'webhook-delivery', 'webhook-replay', 'reminder-due', 'legacy-batch', 'calendar-sync'];
       expect([...queues].filter((queue) => !jobQueues.includes(queue))).toEqual([]);
-    } finally {
-      await redis.quit();
     }
   });
 

@@ -1,8 +1,9 @@
 import { appendFileSync } from 'node:fs';
+import { queuePrefix } from '../../src/platform/queue/queue-prefix';
 import { Queue } from 'bullmq';
 import { WEBHOOK_DELIVERY_QUEUE } from '../../src/modules/webhooks/webhook-queue.service';
 import { workerName } from '../../src/platform/queue/queue-worker';
-import { redisConnectionOptions } from '../../src/platform/redis/redis-connection';
+import { redisConnectionOptions } from '../../src/platform/redis/redis-factory';
 import { ApiClient, clientFor, createAccount, startApp, TestApp } from '../support/app';
 import { validProperty } from '../support/properties';
 import { PrivateDatabase, PrivateRedis, PrivateServices, startPrivateServices } from '../support/private-services';
@@ -76,7 +77,10 @@ describeScenario('webhook delivery when worker processes are killed mid-stream',
     api = clientFor(t, await createAccount(t));
     r = await startReceiver();
     r.respondWith(() => ({ status: 204, delayMs: 250 }));
-    queue = new Queue(WEBHOOK_DELIVERY_QUEUE, { connection: redisConnectionOptions(redis.url), prefix: 'pop' });
+    queue = new Queue(WEBHOOK_DELIVERY_QUEUE, {
+      connection: redisConnectionOptions(redis.url),
+      prefix: queuePrefix('pop', WEBHOOK_DELIVERY_QUEUE),
+    });
   });
   afterAll(async () => {
     over = true;

@@ -3,6 +3,7 @@ import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '../../src/config/config';
+import { appEnvironment } from './test-env';
 import { createHttpApp } from '../../src/http-app';
 import { AccountsService } from '../../src/modules/auth/accounts.service';
 import { Plan } from '../../src/modules/auth/account.entity';
@@ -26,7 +27,7 @@ export async function startApp(
   extraModules: Array<Type | DynamicModule> = [],
   port = 0,
 ): Promise<TestApp> {
-  const config = loadConfig({ ...process.env, ...overrides });
+  const config = loadConfig(appEnvironment(overrides));
   const app = await createHttpApp(config, extraModules);
   await app.listen(port, '127.0.0.1');
   return { app, config, http: request(app.getHttpServer()), close: () => app.close() };

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { appEnvironment } from './test-env';
 import { join } from 'node:path';
 import { waitUntil } from './wait';
 
@@ -30,7 +31,7 @@ export async function spawnBuilt(
 ): Promise<BuiltProcess> {
   ensureBuilt();
   const child = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', script)], {
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    env: { ...appEnvironment(env), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { loadConfig } from '../../src/config/config';
 import { dropRedisPrefix, dropTestDatabase } from './test-env';
 
 /** Drops the run's database and Redis keys (set by global-setup in this process's env), and the files' private databases. */
@@ -6,11 +7,12 @@ export default async function globalTeardown(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL!;
   await dropTestDatabase(databaseUrl);
   await dropPrivateDatabases(databaseUrl);
-  const redisUrl = process.env.REDIS_URL!;
+  // The run's Redis as the app reads it (REDIS_URL, or the Cluster of the PgBouncer pass).
+  const redis = loadConfig(process.env).redis;
   const prefix = process.env.REDIS_PREFIX!;
-  await dropRedisPrefix(redisUrl, prefix);
+  await dropRedisPrefix(redis, prefix);
   // Files with queues of their own use `<run prefix>-<name>`; keys a file left behind (or re-created on close) go too.
-  await dropRedisPrefix(redisUrl, `${prefix}-*`);
+  await dropRedisPrefix(redis, `${prefix}-*`);
 }
 
 /** Databases a test file created for itself (test/support/private-services.ts) and left behind when it failed. */

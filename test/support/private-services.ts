@@ -40,6 +40,10 @@ export interface PrivateRedis {
   stop(): Promise<void>;
   /** Starts it again on the same port, empty (nothing when it runs). */
   start(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open and nothing answers, a hung Redis. */
+  pause(): void;
+  /** Lets a frozen server go on (SIGCONT). */
+  resume(): void;
 }
 
 export async function startPrivateRedis(): Promise<PrivateRedis> {
@@ -59,11 +63,12 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     server = undefined;
     if (!child || child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGCONT'); // a frozen process dies only once continued
     child.kill('SIGKILL');
     await exited;
   };
   await start();
-  return { url, start, stop };
+  return { url, start, stop, pause: () => server?.kill('SIGSTOP'), resume: () => server?.kill('SIGCONT') };
 }
 
 /** A private database and redis-server together, and the app's environment pointing at them. */
@@ -108,6 +113,13 @@ async function ping(url: string): Promise<boolean> {
   } finally {
     client.disconnect();
   }
+}
+
+/** `count` distinct free ports (freePort twice in a row may well return the same one). */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
 }
 
 export function freePort(): Promise<number> {

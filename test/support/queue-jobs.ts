@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Job, Queue, Worker } from 'bullmq';
-import { redisConnectionOptions } from '../../src/platform/redis/redis-connection';
+import type { RedisTarget } from '../../src/config/redis-config';
+import { bullMqConnection } from '../../src/platform/redis/redis-factory';
 import { waitUntil } from './wait';
 
 /**
@@ -10,7 +11,9 @@ import { waitUntil } from './wait';
  * (`completed`/`failed`) and kept. Each works on the queue `queueName` under `prefix` of `redisUrl`.
  */
 export interface QueueTarget {
-  redisUrl: string;
+  /** The app's Redis (config.redis). */
+  redis: RedisTarget;
+  /** The queue's whole BullMQ prefix (queuePrefix). */
   prefix: string;
   queueName: string;
 }
@@ -23,14 +26,21 @@ export interface QueueTarget {
 export async function holdNextJobInKilledProcess(target: QueueTarget, lockDurationMs: number): Promise<string> {
   const script = `
     const { Worker } = require('bullmq');
+    const { bullMqConnection } = require('./dist/platform/redis/redis-factory');
     const worker = new Worker(process.env.QUEUE, null, {
-      connection: { url: process.env.REDIS_URL, maxRetriesPerRequest: null }, prefix: process.env.PREFIX,
+      connection: bullMqConnection(JSON.parse(process.env.REDIS_TARGET)).connection, prefix: process.env.PREFIX,
       lockDuration: Number(process.env.LOCK_MS), autorun: false,
     });
     worker.getNextJob('doomed-holder').then((job) => process.stdout.write('held ' + (job ? job.id : '') + '\\n'));`;
   const child = spawn(process.execPath, ['-e', script], {
     cwd: join(__dirname, '..', '..'),
-    env: { ...process.env, QUEUE: target.queueName, REDIS_URL: target.redisUrl, PREFIX: target.prefix, LOCK_MS: String(lockDurationMs) },
+    env: {
+      ...process.env,
+      QUEUE: target.queueName,
+      REDIS_TARGET: JSON.stringify(target.redis),
+      PREFIX: target.prefix,
+      LOCK_MS: String(lockDurationMs),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -48,9 +58,10 @@ export async function holdNextJobInKilledProcess(target: QueueTarget, lockDurati
 
 /** Adds a job with this id and data, kept once finished, and runs it to `completed` or `failed` by hand. */
 export async function finishJobAndKeepIt(target: QueueTarget, jobId: string, data: object, state: 'completed' | 'failed'): Promise<void> {
-  const connection = redisConnectionOptions(target.redisUrl);
-  const queue = new Queue(target.queueName, { connection, prefix: target.prefix });
-  const worker = new Worker(target.queueName, null, { connection, prefix: target.prefix, autorun: false });
+  const producer = bullMqConnection(target.redis);
+  const consumer = bullMqConnection(target.redis);
+  const queue = new Queue(target.queueName, { connection: producer.connection, prefix: target.prefix });
+  const worker = new Worker(target.queueName, null, { connection: consumer.connection, prefix: target.prefix, autorun: false });
   try {
     await queue.add('deliver', data, { jobId, removeOnComplete: false, removeOnFail: false });
     const job: Job | undefined = await worker.getNextJob('finisher');
@@ -61,5 +72,7 @@ export async function finishJobAndKeepIt(target: QueueTarget, jobId: string, dat
   } finally {
     await worker.close();
     await queue.close();
+    producer.owned?.disconnect();
+    consumer.owned?.disconnect();
   }
 }

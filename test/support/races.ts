@@ -70,7 +70,7 @@ export function useRaceApp(name: string, kind: KeyKind = 'live'): RaceApp {
     images?.closeAllConnections();
     await new Promise((resolve) => (images ? images.close(resolve) : resolve(undefined)));
     await t?.close();
-    if (t) await dropRedisPrefix(t.config.redisUrl, REDIS_PREFIX);
+    if (t) await dropRedisPrefix(t.config.redis, REDIS_PREFIX);
   });
 
   const started = <T>(value: T | undefined): T => {

@@ -1,4 +1,7 @@
-import Redis from 'ioredis';
+import Redis, { Cluster } from 'ioredis';
+import { loadConfig } from '../../src/config/config';
+import type { RedisTarget } from '../../src/config/redis-config';
+import { closeRedisClient, createRedisClient } from '../../src/platform/redis/redis-factory';
 import { tmpdir } from 'node:os';
 import { Client } from 'pg';
 
@@ -39,14 +42,59 @@ export async function dropTestDatabase(url: string): Promise<void> {
   }
 }
 
-/** Removes every Redis key under a prefix: the run's own (teardown) or a test file's private one. */
-export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl);
+/**
+ * Removes every Redis key under a prefix: the run's own (teardown) or a test file's private one. `redis`:
+ * the app's target (config.redis) or a URL; on a Cluster each primary is scanned, and each key unlinked
+ * on its own node (keys of different slots cannot go in one UNLINK).
+ */
+export async function dropRedisPrefix(redis: RedisTarget | string, prefix: string): Promise<void> {
+  const target: RedisTarget = typeof redis === 'string' ? { mode: 'single', url: redis } : redis;
+  const client = createRedisClient(target, { maxRetriesPerRequest: null, enableOfflineQueue: true });
   try {
-    const stream = redis.scanStream({ match: `${prefix}:*`, count: 500 });
-    for await (const keys of stream as AsyncIterable<string[]>) if (keys.length) await redis.unlink(...keys);
+    const nodes: Redis[] = client instanceof Cluster ? (await waitForCluster(client), client.nodes('master')) : [client];
+    for (const node of nodes) {
+      const stream = node.scanStream({ match: `${prefix}:*`, count: 500 });
+      for await (const keys of stream as AsyncIterable<string[]>) {
+        if (client instanceof Cluster) await Promise.all(keys.map((key) => node.unlink(key)));
+        else if (keys.length) await node.unlink(...keys);
+      }
+    }
   } finally {
-    await redis.quit();
+    await closeRedisClient(client);
+  }
+}
+
+async function waitForCluster(cluster: Cluster): Promise<void> {
+  if (cluster.status !== 'ready') await new Promise((resolve) => cluster.once('ready', resolve));
+}
+
+const REDIS_MODES = ['REDIS_URL', 'REDIS_SENTINELS', 'REDIS_CLUSTER_NODES'] as const;
+
+/**
+ * The environment of an app or worker a test starts: the run's, then `overrides`. A file that points
+ * the app at a Redis of its own (REDIS_URL of a private redis-server, a private Sentinel set or Cluster)
+ * means that one, whatever the run's is: the run's other Redis settings are dropped then (two at once
+ * stop the process).
+ */
+export function appEnvironment(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...overrides };
+  if (REDIS_MODES.some((name) => overrides[name])) for (const name of REDIS_MODES) if (!overrides[name]) env[name] = '';
+  return env;
+}
+
+/** The run's Redis as the app reads it (one server, or the Cluster of the PgBouncer pass). */
+export function runRedis(): RedisTarget {
+  return loadConfig(process.env).redis;
+}
+
+/** Keys matching `pattern` on every primary of `target`. */
+export async function redisKeys(target: RedisTarget, pattern: string): Promise<string[]> {
+  const client = createRedisClient(target, { maxRetriesPerRequest: null, enableOfflineQueue: true });
+  try {
+    const nodes: Redis[] = client instanceof Cluster ? (await waitForCluster(client), client.nodes('master')) : [client];
+    return (await Promise.all(nodes.map((node) => node.keys(pattern)))).flat();
+  } finally {
+    await closeRedisClient(client);
   }
 }
 
@@ -57,7 +105,9 @@ export function testEnvironment(runId: string): Record<string, string> {
     DATABASE_URL: testDatabaseUrl(runId),
     // Direct unless the run goes through a pooler (test/support/global-setup-pgbouncer.ts).
     DATABASE_POOLER: process.env.TEST_DATABASE_POOLER ?? 'none',
-    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    // The Cluster of the PgBouncer pass (global-setup-pgbouncer.ts), else one server. An empty value counts as not set.
+    REDIS_URL: process.env.TEST_REDIS_CLUSTER_NODES ? '' : (process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'),
+    REDIS_CLUSTER_NODES: process.env.TEST_REDIS_CLUSTER_NODES ?? '',
     REDIS_PREFIX: `pop-test-${runId}`,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     CURSOR_SECRET: 'test-cursor-secret',

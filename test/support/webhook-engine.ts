@@ -90,7 +90,7 @@ function useStarted<T extends StartedApi>(
     if (started) await stop(started);
     await started?.t.close();
     await receivers.closeAll();
-    if (started) await dropRedisPrefix(started.t.config.redisUrl, env.REDIS_PREFIX);
+    if (started) await dropRedisPrefix(started.t.config.redis, env.REDIS_PREFIX);
   });
   return {
     started: () => {

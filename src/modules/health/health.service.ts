@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Redis from 'ioredis';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { untilAborted } from '../../platform/async/until-aborted';
@@ -7,6 +6,7 @@ import { Sql } from '../../platform/database/sql';
 import { enumOf, everyMember, shapeOf, str } from '../../platform/openapi/json-schema';
 import { readShape } from '../../platform/openapi/read-shape';
 import { REDIS } from '../../platform/redis/redis.module';
+import type { RedisClient } from '../../platform/redis/redis-factory';
 
 export type DependencyState = 'up' | 'down';
 
@@ -40,7 +40,7 @@ export class HealthService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'version'>,
     private readonly sql: Sql,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
   ) {}
 
   async report(): Promise<HealthReport> {

@@ -1,12 +1,18 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { enqueueBestEffort } from '../../platform/queue/enqueue-best-effort';
+import { ENQUEUE_WITHIN_MS, enqueueBestEffort } from '../../platform/queue/enqueue-best-effort';
+import { RedisCircuit } from '../../platform/redis/redis-circuit';
 import { EventsService } from '../events/events.service';
+import { deliveryQueueIndex, WEBHOOK_DELIVERY_QUEUE } from './delivery-queues';
 
+export { WEBHOOK_DELIVERY_QUEUE };
 export const WEBHOOK_DISPATCH_QUEUE = 'webhook-dispatch';
-export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 export const WEBHOOK_REPLAY_QUEUE = 'webhook-replay';
+
+/** Every delivery queue, in order (WEBHOOK_DELIVERY_QUEUES; the first is WEBHOOK_DELIVERY_QUEUE's). */
+export const WEBHOOK_DELIVERY_QUEUES = Symbol('WEBHOOK_DELIVERY_QUEUES');
+type DeliveryQueue = Queue<DeliveryJobData | BatchWake>;
 
 /** Job data of the replay queue: one replay (the job id is the replay id). */
 export interface ReplayJobData {
@@ -54,7 +60,8 @@ export interface DeliveryEnqueueOptions {
   delayMs?: number;
   /** Attempts already made (0 = first, the default). */
   attempt?: number;
-  subscriptionId?: string;
+  /** Names the job's delivery queue (deliveryQueueIndex), so every enqueue of a delivery finds the same one. */
+  subscriptionId: string;
   /**
    * Ahead of the jobs waiting (BullMQ `lifo`): an attempt already overdue (its job lost, or its previous
    * attempt lost with its worker) goes next rather than behind the backlog its worker's death left.
@@ -89,9 +96,10 @@ export class WebhookQueue implements OnModuleInit {
 
   constructor(
     @InjectQueue(WEBHOOK_DISPATCH_QUEUE) private readonly dispatchQueue: Queue<DispatchJobData>,
-    @InjectQueue(WEBHOOK_DELIVERY_QUEUE) private readonly deliveryQueue: Queue<DeliveryJobData | BatchWake>,
+    @Inject(WEBHOOK_DELIVERY_QUEUES) private readonly deliveryQueues: DeliveryQueue[],
     @InjectQueue(WEBHOOK_REPLAY_QUEUE) private readonly replayQueue: Queue<ReplayJobData>,
     private readonly events: EventsService,
+    private readonly circuit: RedisCircuit,
   ) {}
 
   onModuleInit(): void {
@@ -106,7 +114,7 @@ export class WebhookQueue implements OnModuleInit {
   }
 
   /** One attempt job; see enqueueDeliveries. */
-  async enqueueDelivery(deliveryId: string, options: DeliveryEnqueueOptions = {}): Promise<void> {
+  async enqueueDelivery(deliveryId: string, options: DeliveryEnqueueOptions): Promise<void> {
     await this.enqueueDeliveries([{ deliveryId, ...options }]);
   }
 
@@ -123,7 +131,7 @@ export class WebhookQueue implements OnModuleInit {
         ...DELIVERY_JOB_OPTIONS,
       },
     }));
-    await this.addBulk(this.deliveryQueue, jobs, `enqueueing ${items.length} delivery attempt(s) failed`);
+    await this.addToDeliveryQueues(jobs, (job) => job.data.subscriptionId, `enqueueing ${items.length} delivery attempt(s) failed`);
   }
 
   /** Wake-ups of subscriptions' batch loops (WebhookBatches). Best effort (never throws, bounded wait): the sweep sends what waits past its due time. */
@@ -133,7 +141,26 @@ export class WebhookQueue implements OnModuleInit {
       data: wake,
       opts: { jobId: batchJobId(wake), delay: delayMs, ...DELIVERY_JOB_OPTIONS },
     }));
-    await this.addBulk(this.deliveryQueue, jobs, `enqueueing ${wakes.length} subscription wake-up(s) failed`);
+    await this.addToDeliveryQueues(jobs, (job) => job.data.subscriptionId, `enqueueing ${wakes.length} subscription wake-up(s) failed`);
+  }
+
+  /** The delivery queue of a subscription's jobs (deliveryQueueIndex): always the same one. */
+  private deliveryQueueOf(subscriptionId: string): DeliveryQueue {
+    return this.deliveryQueues[deliveryQueueIndex(subscriptionId, this.deliveryQueues.length)];
+  }
+
+  /** Jobs to their subscriptions' delivery queues: one addBulk per queue, side by side. */
+  private async addToDeliveryQueues<J extends Parameters<DeliveryQueue['addBulk']>[0][number]>(
+    jobs: J[],
+    subscriptionOf: (job: J) => string,
+    failure: string,
+  ): Promise<void> {
+    const byQueue = new Map<DeliveryQueue, J[]>();
+    for (const job of jobs) {
+      const queue = this.deliveryQueueOf(subscriptionOf(job));
+      byQueue.set(queue, [...(byQueue.get(queue) ?? []), job]);
+    }
+    await Promise.all([...byQueue].map(([queue, queued]) => this.addBulk(queue, queued, failure)));
   }
 
   /**
@@ -154,10 +181,11 @@ export class WebhookQueue implements OnModuleInit {
       items.map(async (item) => {
         const jobId = deliveryJobId(item.deliveryId, item.attempt);
         try {
-          const state = await this.deliveryQueue.getJobState(jobId);
+          const queue = this.deliveryQueueOf(item.subscriptionId);
+          const state = await queue.getJobState(jobId);
           if (state === 'unknown') return item;
           if (state !== 'active' && state !== 'completed' && state !== 'failed') return undefined;
-          const job = await this.deliveryQueue.getJob(jobId);
+          const job = await queue.getJob(jobId);
           if (!job) return item;
           if (state === 'active') {
             if (Date.now() - (job.processedOn ?? 0) < staleActiveMs) return undefined;
@@ -188,11 +216,17 @@ export class WebhookQueue implements OnModuleInit {
    */
   async enqueueDeliveryNow(deliveryId: string, attempt: number, subscriptionId: string): Promise<void> {
     const addOrPromote = async () => {
-      const existing = await this.deliveryQueue.getJob(deliveryJobId(deliveryId, attempt));
+      const existing = await this.deliveryQueueOf(subscriptionId).getJob(deliveryJobId(deliveryId, attempt));
       if (existing && (await existing.isDelayed())) await existing.promote();
       else if (!existing) await this.enqueueDelivery(deliveryId, { attempt, subscriptionId });
     };
-    await enqueueBestEffort(addOrPromote, this.logger, `enqueueing attempt ${attempt} of ${deliveryId} now failed (the sweep will retry)`);
+    await enqueueBestEffort(
+      addOrPromote,
+      this.logger,
+      `enqueueing attempt ${attempt} of ${deliveryId} now failed (the sweep will retry)`,
+      ENQUEUE_WITHIN_MS,
+      this.circuit,
+    );
   }
 
   /** Best effort (never throws, bounded wait): the sweep re-enqueues a running replay whose job was lost. */
@@ -202,9 +236,9 @@ export class WebhookQueue implements OnModuleInit {
   }
 
   /** The jobs in one round trip, best effort (enqueueBestEffort: never throws, bounded wait); none, no call. */
-  private async addBulk(queue: Queue, jobs: Parameters<Queue['addBulk']>[0], failure: string): Promise<void> {
+  private async addBulk<Q extends Queue>(queue: Q, jobs: Parameters<Q['addBulk']>[0], failure: string): Promise<void> {
     if (jobs.length === 0) return;
-    await enqueueBestEffort(() => queue.addBulk(jobs), this.logger, `${failure} (the sweep will retry)`);
+    await enqueueBestEffort(() => queue.addBulk(jobs), this.logger, `${failure} (the sweep will retry)`, ENQUEUE_WITHIN_MS, this.circuit);
   }
 }
 

@@ -1,9 +1,9 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import { once } from 'node:events';
-import Redis from 'ioredis';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { REDIS_DISCONNECT_TIMEOUT_MS } from '../redis/redis-connection';
+import { RedisCircuit } from '../redis/redis-circuit';
+import { closeRedisClient, createRedisClient, RedisClient } from '../redis/redis-factory';
 import { MemoryCounterStore } from './rate-limit.memory';
 import {
   AddressCounters,
@@ -20,6 +20,11 @@ import { RATE_LIMIT_LUA } from './rate-limit.script';
 
 /** Past this, a rate-limit call counts in memory instead: a stalled Redis must not stall requests. */
 const REDIS_TIMEOUT_MS = 1000;
+/**
+ * Past this, a rate-limit call opens the process's RedisCircuit (and so counts in memory): a script that
+ * answers in under a millisecond normally and has not in half a second is a Redis that stopped answering.
+ */
+const CIRCUIT_DEADLINE_MS = 500;
 /** The burst allowance refills over this many windows, so the sustained rate stays near the per-window limit. */
 const BURST_WINDOWS = 10;
 const DAY_MS = 86_400_000;
@@ -54,14 +59,22 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
    * down (or a command is in flight when it goes) requests count in memory at once instead of
    * waiting for the reconnection; auto-pipelining sends concurrent requests' scripts in one write.
    */
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly script: ScriptClient;
   /** Addresses this process has seen past their failure limit, until when: their requests go through takeGuarded. */
   private readonly blockedUntil = new Map<string, number>();
   private latestBlockEnd = 0;
   private redisFailing = false;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  /**
+   * `circuit`: the process's (RedisCircuit): a script call that times out opens it, and while it is open
+   * requests count in memory at once instead of each waiting REDIS_TIMEOUT_MS. Absent in tests that
+   * make a limiter by hand.
+   */
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() private readonly circuit?: RedisCircuit,
+  ) {
     const { rateLimit } = config;
     const windowMs = rateLimit.windowSeconds * 1000;
     const burstWindowMs = windowMs * BURST_WINDOWS;
@@ -79,15 +92,21 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
       windowMs,
       burstWindowMs,
     };
-    this.prefix = `${config.redisPrefix}:rl`;
-    this.redis = new Redis(config.redisUrl, {
+    // One hash tag for every counter: a script's keys must share a Redis Cluster slot, and the script
+    // reads a key's counters and an address's together (takeGuarded, takeFailure), while an address's
+    // counters are shared by every key. So the limiter lives on one slot (one primary of a Cluster): one
+    // short script per request, far below what one Redis node serves. On one server the braces are just characters.
+    this.prefix = `${config.redisPrefix}:{rl}`;
+    this.redis = createRedisClient(config.redis, {
       maxRetriesPerRequest: 0,
       enableOfflineQueue: false,
       enableAutoPipelining: true,
       commandTimeout: REDIS_TIMEOUT_MS,
-      disconnectTimeout: REDIS_DISCONNECT_TIMEOUT_MS,
     });
     this.redis.on('error', (error: Error) => this.noteRedisFailure(error.message));
+    // Its socket stopped answering: dropped and made again, so until the new one is ready requests count in
+    // memory without waiting (status is not 'ready'), and behind Sentinel it lands on the primary of now.
+    circuit?.onOpen(() => this.redis.disconnect(true));
     this.redis.defineCommand('rateLimit', { numberOfKeys: 5, lua: RATE_LIMIT_LUA });
     this.script = this.redis as unknown as ScriptClient;
   }
@@ -106,8 +125,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.redis.status !== 'ready') return this.redis.disconnect();
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    await closeRedisClient(this.redis);
   }
 
   /** Counts a request of the key with this hash (one round trip; it needs no database row, so it runs beside the key lookup). */
@@ -219,9 +237,11 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     giveBack: number[],
     inMemory: (store: MemoryCounterStore) => T,
   ): Promise<number[] | T> {
-    if (this.redis.status === 'ready') {
+    if (this.circuit?.isOpen) {
+      this.circuit.gaveUp('rateLimit');
+    } else if (this.redis.status === 'ready') {
       try {
-        const reply = await this.script.rateLimit(
+        const call = this.script.rateLimit(
           keys.window,
           keys.burst,
           keys.day,
@@ -238,13 +258,23 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
           this.failureLimit.burstExtra,
           ...giveBack,
         );
+        // A call under way when the circuit opens (another call timed out first) stops waiting too.
+        const answered = this.circuit ? await this.circuit.race(call, 'rateLimit', CIRCUIT_DEADLINE_MS) : { value: await call };
+        if (!answered) {
+          this.circuit!.gaveUp('rateLimit');
+          return inMemory(this.memory);
+        }
+        const reply = answered.value;
         if (this.redisFailing) {
           this.redisFailing = false;
           this.logger.log('rate limits are shared through Redis again');
         }
         return reply;
       } catch (error) {
-        this.noteRedisFailure((error as Error).message);
+        const message = (error as Error).message;
+        // A Cluster that lost a primary answers CLUSTERDOWN (after retrying for a while): as good as hung.
+        if (message === 'Command timed out' || message.startsWith('CLUSTERDOWN')) this.circuit?.timedOut('rateLimit', message);
+        this.noteRedisFailure(message);
       }
     } else {
       this.noteRedisFailure(`connection ${this.redis.status}`);

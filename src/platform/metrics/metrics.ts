@@ -35,6 +35,9 @@ export class Metrics {
   readonly remindersFired: Counter;
   readonly eventFeedDelay: Gauge;
   readonly eventsUndispatchedOldest: Gauge;
+  readonly redisCircuitOpen: Gauge;
+  readonly redisGivenUp: Counter<'operation'>;
+  readonly queueWatchdogRecoveries: Counter<'queue'>;
 
   constructor(processName: MetricsProcess) {
     const api = processName === 'api' ? [this.registry] : [];
@@ -91,6 +94,24 @@ export class Metrics {
     this.eventFeedDelay = new Gauge({
       name: 'pop_event_feed_delay_seconds',
       help: 'Age of the oldest open write transaction: GET /v1/events shows nothing newer until it ends',
+      registers: worker,
+    });
+    const both = [this.registry];
+    this.redisCircuitOpen = new Gauge({
+      name: 'pop_redis_circuit_open',
+      help: '1 while Redis is taken for hung (a command timed out and no probe has heard it since): requests go on without waiting for it',
+      registers: processName === 'cli' ? [] : both,
+    });
+    this.redisGivenUp = new Counter({
+      name: 'pop_redis_given_up_total',
+      help: 'Redis operations not attempted or not waited for because Redis was taken for hung (rate limits counted in memory, queue hand-overs left to the sweep)',
+      labelNames: ['operation'],
+      registers: processName === 'cli' ? [] : both,
+    });
+    this.queueWatchdogRecoveries = new Counter({
+      name: 'pop_queue_watchdog_recoveries_total',
+      help: 'Queue workers restarted by the watchdog: idle with work waiting for longer than their longest job',
+      labelNames: ['queue'],
       registers: worker,
     });
     this.eventsUndispatchedOldest = new Gauge({

@@ -41,3 +41,24 @@ describe('enqueueBestEffort', () => {
     expect(warnings[0]).toMatch(/^lost: /);
   });
 });
+
+describe('enqueueBestEffort with a RedisCircuit', () => {
+  const logger = { warn: () => undefined, log: () => undefined } as unknown as Logger;
+  const circuitOf = (open: boolean) => ({ isOpen: open, timedOut: jest.fn(), gaveUp: jest.fn() });
+
+  it('adds nothing while the circuit is open (the sweep catches it up), counting it', async () => {
+    const circuit = circuitOf(true);
+    const add = jest.fn(() => Promise.resolve());
+    await expect(enqueueBestEffort(add, logger, 'lost', 50, circuit)).resolves.toBe(false);
+    expect(add).not.toHaveBeenCalled();
+    expect(circuit.gaveUp).toHaveBeenCalledWith('enqueue');
+  });
+
+  it('opens the circuit when an add does not answer in time, not when it fails', async () => {
+    const circuit = circuitOf(false);
+    await enqueueBestEffort(() => Promise.reject(new Error('refused')), logger, 'lost', 50, circuit);
+    expect(circuit.timedOut).not.toHaveBeenCalled();
+    await enqueueBestEffort(() => new Promise(() => undefined), logger, 'lost', 20, circuit);
+    expect(circuit.timedOut).toHaveBeenCalledWith('enqueue', 'lost');
+  });
+});

@@ -11,6 +11,13 @@ const failingSince = new WeakMap<Logger, { failures: number; since: number }>();
 /** How long a producer waits for Redis to take its jobs before leaving them to the sweep. */
 export const ENQUEUE_WITHIN_MS = 2_000;
 
+/** The process's RedisCircuit, as a producer uses it. */
+export interface EnqueueCircuit {
+  readonly isOpen: boolean;
+  timedOut(operation: string, reason: string): void;
+  gaveUp(operation: string): void;
+}
+
 /**
  * Adds jobs that are only the fast path: the database is the truth and a sweep (undispatched events, pending
  * deliveries, reminders due, feeds due, batches unprocessed) finds whatever a lost add left behind. So it never
@@ -24,7 +31,15 @@ export async function enqueueBestEffort(
   logger: Logger,
   failure: string,
   withinMs = ENQUEUE_WITHIN_MS,
+  circuit?: EnqueueCircuit,
 ): Promise<boolean> {
+  // With `circuit`: while Redis is taken for hung, nothing is added (the sweep catches it up, as it
+  // does an add that timed out) rather than piling commands onto a connection that does not answer;
+  // an add that times out opens it.
+  if (circuit?.isOpen) {
+    circuit.gaveUp('enqueue');
+    return false;
+  }
   let adding: Promise<unknown>;
   try {
     adding = add();
@@ -35,6 +50,7 @@ export async function enqueueBestEffort(
   try {
     await untilAborted(adding, AbortSignal.timeout(withinMs));
   } catch (error) {
+    if (circuit && error instanceof DOMException && error.name === 'TimeoutError') circuit.timedOut('enqueue', failure);
     const failing = failingSince.get(logger);
     if (failing) {
       failing.failures++;

@@ -1,6 +1,19 @@
 import { BeforeApplicationShutdown, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Closable, closeWithin, endRetriesOnceDropped } from './close-within';
 
+/** A client to end without waiting (ioredis' disconnect()). */
+interface Droppable {
+  disconnect(): void;
+}
+
+async function closeThenDrop([target, withinMs, owned]: [Closable, number, Droppable?]): Promise<void> {
+  try {
+    await closeWithin(target, withinMs);
+  } finally {
+    owned?.disconnect();
+  }
+}
+
 /** How long a producer queue may take to close at shutdown (never waiting on a Redis that is down). */
 export const QUEUE_CLOSE_WITHIN_MS = 2_000;
 
@@ -12,23 +25,27 @@ export const QUEUE_CLOSE_WITHIN_MS = 2_000;
  */
 @Injectable()
 export class QueueShutdown implements OnModuleDestroy, BeforeApplicationShutdown {
-  private readonly workers: Array<[Closable, number]> = [];
-  private readonly queues: Array<[Closable, number]> = [];
+  private readonly workers: Array<[Closable, number, Droppable?]> = [];
+  private readonly queues: Array<[Closable, number, Droppable?]> = [];
 
-  closeWorkerOnShutdown(worker: Closable, withinMs: number): void {
+  /**
+   * `owned`: the client BullMQ was given rather than options (a Cluster, see bullMqConnection); BullMQ
+   * leaves a client it was given open, so it is dropped here once its queue or worker has closed.
+   */
+  closeWorkerOnShutdown(worker: Closable, withinMs: number, owned?: Droppable): void {
     endRetriesOnceDropped(worker);
-    this.workers.push([worker, withinMs]);
+    this.workers.push([worker, withinMs, owned]);
   }
 
-  closeQueueOnShutdown(queue: Closable, withinMs = QUEUE_CLOSE_WITHIN_MS): void {
-    this.queues.push([queue, withinMs]);
+  closeQueueOnShutdown(queue: Closable, withinMs = QUEUE_CLOSE_WITHIN_MS, owned?: Droppable): void {
+    this.queues.push([queue, withinMs, owned]);
   }
 
   async onModuleDestroy(): Promise<void> {
-    await Promise.all(this.workers.splice(0).map(([worker, withinMs]) => closeWithin(worker, withinMs)));
+    await Promise.all(this.workers.splice(0).map(closeThenDrop));
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all(this.queues.splice(0).map(([queue, withinMs]) => closeWithin(queue, withinMs)));
+    await Promise.all(this.queues.splice(0).map(closeThenDrop));
   }
 }

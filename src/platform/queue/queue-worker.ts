@@ -4,14 +4,19 @@ import { DelayedError, Job, Processor, Worker } from 'bullmq';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { DatabaseOutages } from '../database/database-outages';
-import { redisConnectionOptions } from '../redis/redis-connection';
+import { bullMqConnection } from '../redis/redis-factory';
 import { Metrics } from '../metrics/metrics';
 import { watchBullMqOutages } from '../redis/redis-outages';
+import { queuePrefix } from './queue-prefix';
 import { QueueShutdown } from './queue-shutdown';
+import { QueueWatchdog, WatchdogState } from './queue-watchdog';
 import { queueTelemetry } from '../tracing/tracing';
 
 /** After losing Redis, a worker's fetch loop tries again after this (BullMQ's default is 15 s). */
 export const WORKER_RUN_RETRY_DELAY_MS = 1_000;
+
+/** A worker idle this long (at least; longer when its jobs may take longer) with jobs waiting is stuck (QueueWatchdog). */
+export const WATCHDOG_MIN_IDLE_MS = 15_000;
 
 /** A job that met the database unreachable runs again after this, plus up to as much jitter. */
 export const DATABASE_OUTAGE_JOB_DELAY_MS = 1_000;
@@ -23,6 +28,8 @@ export interface QueueWorkerOptions {
   stalledInterval?: number;
   /** At shutdown, the longest its running jobs may take to finish (never waiting on a Redis that is down). */
   closeWithinMs: number;
+  /** The queue's hash tag when it is not its name (queuePrefix). */
+  hashTag?: string;
 }
 
 /**
@@ -43,11 +50,19 @@ export class QueueWorkers {
     private readonly databaseOutages: DatabaseOutages,
   ) {}
 
+  private readonly watchdogs: QueueWatchdog[] = [];
+
+  /** Each worker's watchdog state (when it last moved a job, how often it recovered). */
+  watchdogStates(): WatchdogState[] {
+    return this.watchdogs.map((watchdog) => watchdog.state);
+  }
+
   start<T>(queueName: string, process: Processor<T>, options: QueueWorkerOptions, logger: Logger): Worker<T> {
-    const { closeWithinMs, ...workerOptions } = options;
+    const { closeWithinMs, hashTag = queueName, ...workerOptions } = options;
+    const { connection, owned } = bullMqConnection(this.config.redis);
     const worker = new Worker<T>(queueName, this.retryingOutages(process), {
-      connection: redisConnectionOptions(this.config.redisUrl),
-      prefix: this.config.redisPrefix,
+      connection,
+      prefix: queuePrefix(this.config.redisPrefix, hashTag),
       runRetryDelay: WORKER_RUN_RETRY_DELAY_MS,
       // The process taking a job, as the job's processedBy (bull-board, tests): which process held a job it left.
       name: workerName(),
@@ -62,7 +77,10 @@ export class QueueWorkers {
     };
     worker.on('completed', (job) => observe(job, 'completed'));
     worker.on('failed', (job) => observe(job, 'failed'));
-    this.shutdown.closeWorkerOnShutdown(worker, closeWithinMs);
+    this.shutdown.closeWorkerOnShutdown(worker, closeWithinMs, owned);
+    // Idle past its longest job (closeWithinMs bounds a job's run) with jobs waiting: logged, and it fetches again.
+    const watchdog = new QueueWatchdog(worker, queueName, Math.max(closeWithinMs, WATCHDOG_MIN_IDLE_MS), logger, this.metrics);
+    this.watchdogs.push(watchdog);
     return worker;
   }
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Redis from 'ioredis';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
 import { PACE_LUA, paceIntervalMs, reservedStarts } from './pacer.rules';
 import { REDIS } from './redis.module';
+import type { RedisClient } from './redis-factory';
 
 interface PaceClient {
   pace(key: string, intervalMs: number, wanted: number, horizonMs: number): Promise<[number, string]>;
@@ -19,7 +19,7 @@ export class Pacer {
   private readonly client: PaceClient;
   private readonly prefix: string;
 
-  constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(REDIS) redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig) {
     redis.defineCommand('pace', { numberOfKeys: 1, lua: PACE_LUA });
     this.client = redis as unknown as PaceClient;
     this.prefix = `${config.redisPrefix}:pace:`;

@@ -1,5 +1,6 @@
 import Redis, { RedisOptions } from 'ioredis';
-import { REDIS_RECONNECT_MAX_MS, redisConnectionOptions, redisReconnectDelayMs } from './redis-connection';
+import { REDIS_RECONNECT_MAX_MS, redisReconnectDelayMs } from './redis-connection';
+import { redisConnectionOptions } from './redis-factory';
 
 /**
  * What BullMQ's RedisConnection does with connection options: its own host/port defaults under ours,

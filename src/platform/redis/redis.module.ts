@@ -1,37 +1,30 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
 import { AppConfig } from '../../config/config';
 import { APP_CONFIG } from '../../config/config.module';
-import { REDIS_DISCONNECT_TIMEOUT_MS, redisReconnectDelayMs } from './redis-connection';
+import { closeRedisClient, createRedisClient, RedisClient } from './redis-factory';
+import { RedisCircuit } from './redis-circuit';
 import { watchRedisOutages } from './redis-outages';
 
 export const REDIS = Symbol('REDIS');
 
 /** The shared command connection: commands wait for a reconnect; an outage is one log line (and one when it ends). */
-export function createRedis(config: Pick<AppConfig, 'redisUrl'>): Redis {
-  const redis = new Redis(config.redisUrl, {
-    maxRetriesPerRequest: null,
-    enableOfflineQueue: true,
-    lazyConnect: false,
-    retryStrategy: redisReconnectDelayMs,
-    disconnectTimeout: REDIS_DISCONNECT_TIMEOUT_MS,
-  });
+export function createRedis(config: Pick<AppConfig, 'redis'>): RedisClient {
+  const redis = createRedisClient(config.redis, { maxRetriesPerRequest: null, enableOfflineQueue: true, lazyConnect: false });
   watchRedisOutages(redis, 'shared', new Logger('Redis'));
   return redis;
 }
 
-/** One shared command connection per process (health checks). Queues and the rate limiter open their own. */
+/** One shared command connection per process (health checks, the pacer), and the process's RedisCircuit. Queues and the rate limiter open their own. */
 @Global()
 @Module({
-  providers: [{ provide: REDIS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createRedis(config) }],
-  exports: [REDIS],
+  providers: [{ provide: REDIS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createRedis(config) }, RedisCircuit],
+  exports: [REDIS, RedisCircuit],
 })
 export class RedisModule implements OnApplicationShutdown {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
 
   async onApplicationShutdown(): Promise<void> {
     // While Redis is unreachable, quit() queues behind the commands waiting offline and never settles.
-    if (this.redis.status !== 'ready') return this.redis.disconnect();
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    await closeRedisClient(this.redis);
   }
 }

@@ -224,7 +224,7 @@ export class WebhookSubscriptionsService {
           },
           dueAt: now,
         });
-        tx.afterCommit(() => this.queue.enqueueDelivery(deliveryId));
+        tx.afterCommit(() => this.queue.enqueueDelivery(deliveryId, { subscriptionId: id }));
       });
     } catch (error) {
       // The subscription was deleted (a concurrent DELETE) since it was found: its 404, as a moment later.

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { DelayedError, Job } from 'bullmq';
 import { AppConfig } from '../../../../config/config';
 import { APP_CONFIG } from '../../../../config/config.module';
-import { BatchWake, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from '../../webhook-queue.service';
+import { deliveryQueueNames } from '../../delivery-queues';
+import { BatchWake, DeliveryJobData } from '../../webhook-queue.service';
 import { QueueWorkers } from '../../../../platform/queue/queue-worker';
 import { WebhookBatches } from './webhook-batches.service';
 import { RECORD_WITHIN_MS } from '../pipeline/webhook-attempt-pipeline.service';
@@ -24,19 +25,23 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    const { deliveryConcurrency, timeoutMs } = this.config.webhook;
-    const worker = this.workers.start<DeliveryJobData | BatchWake>(
-      WEBHOOK_DELIVERY_QUEUE,
-      (job, token) => this.process(job, token),
-      {
-        concurrency: deliveryConcurrency,
-        lockDuration: timeoutMs + 30_000,
-        closeWithinMs: timeoutMs + RECORD_WITHIN_MS,
-      },
-      this.logger,
-    );
-    // Closing: batch loops stop claiming (what they started finishes within the bound above).
-    worker.on('closing', () => this.batches.stop());
+    const { deliveryConcurrency, deliveryQueues, timeoutMs } = this.config.webhook;
+    // One worker per delivery queue (WEBHOOK_DELIVERY_QUEUES); the process's concurrency is shared among them.
+    for (const { name, hashTag } of deliveryQueueNames(deliveryQueues)) {
+      const worker = this.workers.start<DeliveryJobData | BatchWake>(
+        name,
+        (job, token) => this.process(job, token),
+        {
+          concurrency: Math.ceil(deliveryConcurrency / deliveryQueues),
+          lockDuration: timeoutMs + 30_000,
+          closeWithinMs: timeoutMs + RECORD_WITHIN_MS,
+          hashTag,
+        },
+        this.logger,
+      );
+      // Closing: batch loops stop claiming (what they started finishes within the bound above).
+      worker.on('closing', () => this.batches.stop());
+    }
   }
 
   private async process(job: Job<DeliveryJobData | BatchWake>, token?: string): Promise<void> {
