@@ -23,6 +23,9 @@ import { WebhookReplayProcessor } from './engine/replay/webhook-replay.processor
 import { WebhookReplayRunner } from './engine/replay/webhook-replay-runner.service';
 import { DeliverySigningSecrets } from './engine/sending/delivery-signing-secrets';
 import { WebhookPoster } from './engine/sending/webhook-poster';
+import { AmqpConnections } from './engine/sending/amqp-connections';
+import { AmqpPublisher } from './engine/sending/amqp-publisher';
+import { WebhookDestinations } from './engine/sending/webhook-destination';
 import { WebhookAttemptRecords } from './engine/settlement/webhook-attempt-records.service';
 import { WebhookAttemptsRepository } from './engine/settlement/webhook-attempts.repository';
 import { WebhookOperationalEvents } from './engine/settlement/webhook-operational-events.service';
@@ -71,6 +74,10 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     Pacer,
     DeliverySigningSecrets,
     WebhookPoster,
+    // The send step's other destination (issue 43): RabbitMQ, one connection per broker.
+    AmqpConnections,
+    AmqpPublisher,
+    WebhookDestinations,
     WebhookAttemptRecords,
     WebhookAttemptsRepository,
     WebhookOperationalEvents,
