@@ -1,3 +1,5 @@
+import { consoleSignIn } from '../support/console';
+import { pageText } from '../support/console-pages';
 import { feedOrder, publishSeries } from '../support/ordered-webhooks';
 import { expectProblem } from '../support/problem';
 import { BrokerFixture, BrokerProxy, brokerUrl, RABBITMQ, ReceivedMessage, verifyMessage } from '../support/rabbitmq';
@@ -181,6 +183,54 @@ describe('RabbitMQ destinations', () => {
     } finally {
       await proxy.cut();
     }
+  });
+
+  it('adds, edits and shows a broker destination in the console, each attempt as published, never its password', async () => {
+    const { t, account } = engine.started();
+    const session = await consoleSignIn(t, account.accountId);
+    const exchange = await broker.exchange('console');
+    const queue = await broker.queue('console', exchange);
+    const url = `amqp://guest:guest@127.0.0.1:${RABBITMQ.port}/`;
+    const added = await session
+      .post('/console/webhooks', {
+        url,
+        eventFilters: 'property.create',
+        maxRetries: '3',
+        rabbitmqExchange: exchange,
+        rabbitmqRoutingKey: '',
+      })
+      .expect((res) => expect([res.status, res.status === 303 ? '' : pageText(res.text).slice(0, 2000)]).toEqual([303, '']));
+    const id = /^\/console\/webhooks\/(sub_[0-9A-Z]{26})\//.exec(added.headers.location)![1];
+    // An amqp url without an exchange field is refused on the form, naming the routing key it then needs.
+    const refused = await session.post('/console/webhooks', { url, eventFilters: '*', rabbitmqExchange: '', rabbitmqRoutingKey: '' });
+    expect(refused.status).toBe(400);
+    expect(pageText(refused.text)).toContain('rabbitmq.routingKey is required');
+
+    // Saving the settings as shown (the url without its password) keeps the password: the next delivery still goes.
+    const settings = (await session.get(`/console/webhooks/${id}/settings`).expect(200)).text;
+    expect(settings).not.toContain('guest:guest');
+    await session
+      .post(`/console/webhooks/${id}`, {
+        url: 'amqp://guest@127.0.0.1:5672',
+        eventFilters: 'property.create',
+        rabbitmqExchange: exchange,
+        rabbitmqRoutingKey: 'console.key',
+      })
+      .expect(303);
+    await publishEvent(t, account.accountId, 'property.create', [{ n: 1 }]);
+    await waitUntil(async () => queue.messages.length === 1, 10_000, 'the message');
+    expect(queue.messages[0].routingKey).toBe('console.key');
+
+    const [row] = await waitForFinalDeliveries(engine.started().api, id, 1);
+    const page = (await session.get(`/console/webhooks/${id}/deliveries/${row.id}`).expect(200)).text;
+    const text = pageText(page);
+    expect(text).toContain('Message as published');
+    expect(text).toContain(exchange);
+    expect(text).toContain('console.key');
+    expect(page).toContain(`messageId: ${row.id}`);
+    expect(page).toContain('type: property.create');
+    expect(page).toContain('webhook-signature: v1,not kept');
+    expect(page).not.toContain('guest:guest');
   });
 
   it('keeps the password out of every attempt of the delivery log', async () => {

@@ -8,7 +8,8 @@ import { DeliveryWork } from '../../webhook-delivery.row';
 import { envelopeBody } from '../../webhook-envelope.rules';
 import { brokerPasswordContext, parseBrokerUrl, RabbitmqOptions } from '../../subscriptions/rabbitmq-destination.rules';
 import { AmqpConnections, ExchangeChannel } from './amqp-connections';
-import { amqpMessage, AmqpOutcome, amqpReport } from './amqp-message.rules';
+import { AmqpOutcome, amqpReport } from './amqp-report.rules';
+import { AmqpMessage, amqpMessage } from '../../rabbitmq-message.rules';
 import { DeliverySigning } from './delivery-signing-secrets';
 import type { WebhookDestination } from './webhook-destination';
 import type { SentAttempt } from './webhook-poster';
@@ -60,7 +61,7 @@ export class AmqpPublisher implements WebhookDestination {
 }
 
 /** One publish and its confirm; resolves with how it ended (never rejects). */
-function publish(state: ExchangeChannel, message: ReturnType<typeof amqpMessage>): Promise<AmqpOutcome> {
+function publish(state: ExchangeChannel, message: AmqpMessage): Promise<AmqpOutcome> {
   const id = message.properties.messageId;
   return new Promise((resolve) => {
     const ended = (error: Error | null | undefined) => {
