@@ -53,8 +53,15 @@ export async function webhookFanoutRabbitmq(ctx: BenchContext): Promise<Outcome>
       }
     }
 
-    const rounds: Array<{ http: number; broker: number; posts: number; unique: number; messages: number; distinct: number; creates: number }> =
-      [];
+    const rounds: Array<{
+      http: number;
+      broker: number;
+      posts: number;
+      unique: number;
+      messages: number;
+      distinct: number;
+      creates: number;
+    }> = [];
     let created = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const path = '/fanout-s5r';
@@ -88,7 +95,8 @@ export async function webhookFanoutRabbitmq(ctx: BenchContext): Promise<Outcome>
     );
     const problems = [
       created !== ROUNDS * EVENTS && `${ROUNDS * EVENTS - created} creates were not 201`,
-      rows[0].delivered !== created * SUBSCRIPTIONS * 2 && `${rows[0].delivered} delivered rows for ${created * SUBSCRIPTIONS * 2} deliveries`,
+      rows[0].delivered !== created * SUBSCRIPTIONS * 2 &&
+        `${rows[0].delivered} delivered rows for ${created * SUBSCRIPTIONS * 2} deliveries`,
       rows[0].other !== 0 && `${rows[0].other} delivery rows not delivered`,
       ...rounds.flatMap((r, i) => [
         r.posts !== r.unique && `round ${i}: ${r.posts - r.unique} POSTs received twice`,
