@@ -85,6 +85,44 @@ describe('RabbitMQ destinations', () => {
     expectProblem(bad, 400, 'invalidWebhookUrl');
   });
 
+  it('answers malformed rabbitmq fields and broker urls with a problem document, never a 500 (create and PATCH)', async () => {
+    const { api } = engine.started();
+    const exchange = broker.name('malformed');
+    const url = brokerUrl();
+    const target = await subscribeBroker({ exchange: broker.name('malformed-target') });
+    const bad: unknown[] = [null, true, 0, -1, 1.5, '', 'x'.repeat(10_001), '\u0000', '\ud800', [], {}, [[[[[]]]]]];
+    const bodies: Array<Record<string, unknown>> = [];
+    for (const value of bad) {
+      bodies.push({ url, rabbitmq: value }, { url, rabbitmq: { exchange: value } }, { url, rabbitmq: { exchange, routingKey: value } });
+      bodies.push({ url, rabbitmq: { exchange, extra: value } }, { url: value, rabbitmq: { exchange } });
+    }
+    for (const brokerish of [
+      'amqp://',
+      'amqps://@/',
+      'amqp://h:99999/',
+      'amqp://u:p@127.0.0.1:5672/a/b',
+      'amqp://127.0.0.1/%zz',
+      'amqps://u:%@x.invalid/',
+    ]) {
+      bodies.push({ url: brokerish, rabbitmq: { exchange } });
+    }
+    for (const body of bodies) {
+      for (const res of [
+        await api.post('/v1/webhooks').send({ eventFilters: ['*'], ...body }),
+        await api.patch(`/v1/webhooks/${target.id}`).send(body),
+      ]) {
+        // An empty routing key on a named exchange is a valid AMQP key (a fanout exchange ignores it).
+        const valid = (body.rabbitmq as { routingKey?: unknown } | undefined)?.routingKey === '';
+        if (valid)
+          expect([200, 201, 409]).toContain(res.status); // 409: the POST before took that key
+        else {
+          expect([res.status, body]).toEqual([400, body]);
+          expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        }
+      }
+    }
+  });
+
   it('publishes each event once, confirmed, as the bytes an HTTP receiver gets, verifiable with standardwebhooks', async () => {
     const { t, api, account } = engine.started();
     const exchange = await broker.exchange('events');
