@@ -23,9 +23,10 @@ export function subscriptionFields(frame: Pick<Frame, 'allowPrivateUrls'>, form:
   return html`<label for="url">Endpoint URL <span class="muted">(${rule})</span></label>
     <input id="url" name="url" type="url" required value="${form.url ?? ''}" autocomplete="off" />
     <fieldset>
-      <legend>RabbitMQ destination <span class="muted">(only with an amqps://user:password@host:5671/vhost URL)</span></legend>
+      <legend>RabbitMQ destination <span class="muted">(an amqps URL only)</span></legend>
       <p class="muted">
-        Each delivery is published to this exchange, confirmed by the broker; the URL is shown without its
+        With an endpoint URL such as <span class="url">amqps://user:password@host:5671/vhost</span>, each delivery is published to this
+        exchange, confirmed by the broker; the URL is shown without its
         password${create ? '' : html`, and left as shown it keeps the password`}.
       </p>
       <label for="rabbitmqExchange">Exchange <span class="muted">(empty: the default exchange, which needs a routing key)</span></label>
