@@ -43,6 +43,11 @@ describe('RabbitMQ destination rules', () => {
     expect(destinationIssues('amqp://h/', { exchange: '' }).map((i) => i.pointer)).toEqual(['#/rabbitmq/routingKey']);
     expect(destinationIssues('amqp://h/', { exchange: '', routingKey: '' }).map((i) => i.pointer)).toEqual(['#/rabbitmq/routingKey']);
     expect(destinationIssues('amqp://h/', { exchange: '', routingKey: 'q' })).toEqual([]);
+    expect(destinationIssues('amqp://h/', { exchange: 'é'.repeat(128) }).map((i) => i.pointer)).toEqual(['#/rabbitmq/exchange']);
+    expect(destinationIssues('amqp://h/', { exchange: 'x', routingKey: 'é'.repeat(128) }).map((i) => i.pointer)).toEqual([
+      '#/rabbitmq/routingKey',
+    ]);
+    expect(destinationIssues('amqp://h/', { exchange: 'é'.repeat(127) })).toEqual([]);
   });
 
   it('routes by the given key, else by the event name; shows the options in their order', () => {

@@ -107,6 +107,13 @@ export function destinationIssues(url: string, rabbitmq: RabbitmqOptions | null 
     return [{ pointer: '#/rabbitmq', detail: 'rabbitmq is required with an amqp(s) url: { "exchange": string, "routingKey"?: string }' }];
   }
   if (!broker && rabbitmq) return [{ pointer: '#/rabbitmq', detail: 'rabbitmq is only for an amqp(s) url' }];
+  for (const field of ['exchange', 'routingKey'] as const) {
+    // AMQP counts a short string in bytes: 255 characters outside ASCII are more.
+    const value = rabbitmq?.[field];
+    if (value !== undefined && Buffer.byteLength(value, 'utf8') > AMQP_SHORT_STRING_MAX) {
+      return [{ pointer: `#/rabbitmq/${field}`, detail: `rabbitmq.${field} must be at most ${AMQP_SHORT_STRING_MAX} bytes in UTF-8` }];
+    }
+  }
   if (rabbitmq && rabbitmq.exchange === '' && (rabbitmq.routingKey === undefined || rabbitmq.routingKey === '')) {
     return [{ pointer: '#/rabbitmq/routingKey', detail: 'rabbitmq.routingKey is required with the default exchange ("")' }];
   }
