@@ -1,3 +1,8 @@
+import { BrokerPasswordUpkeep } from '../../src/modules/webhooks/engine/maintenance/broker-password-upkeep';
+import { randomBytes } from 'node:crypto';
+import { DEVELOPMENT_KEYRING } from '../../src/config/keyring';
+import { brokerPasswordContext } from '../../src/modules/webhooks/subscriptions/rabbitmq-destination.rules';
+import { openSecret } from '../../src/platform/secrets/secret-box.rules';
 import { consoleSignIn } from '../support/console';
 import { pageText } from '../support/console-pages';
 import { feedOrder, publishSeries } from '../support/ordered-webhooks';
@@ -282,6 +287,27 @@ describe('RabbitMQ destinations', () => {
     const [row] = await waitForFinalDeliveries(api, sub.id, 1);
     expect(row.attempts[0]).toMatchObject({ errorClass: 'connectionFailed' });
     expect(JSON.stringify(row)).not.toContain('wrong-pw-123');
+  });
+
+  // Last: the passwords it reseals open only with the new key, which the file's worker does not have.
+  it('seals the broker passwords again with a new key (the upkeep of a key rotation), bound to their subscription', async () => {
+    const { db } = engine.started();
+    const sub = await subscribeBroker({ exchange: broker.name('reseal') }, { eventFilters: ['rabbit.reseal'] });
+    const stored = async () =>
+      ((await db.query(`SELECT broker_password FROM webhook_subscriptions WHERE id = $1`, [sub.id]))[0] as { broker_password: string })
+        .broker_password;
+    expect(await stored()).toMatch(/^v1\.dev\./);
+    const k2 = randomBytes(32);
+    const rotating = await engine.worker({
+      SECRETS_ENCRYPTION_KEY: `k2:${k2.toString('base64')},dev:${DEVELOPMENT_KEYRING[0].key.toString('base64')}`,
+    });
+    const result = await rotating.ctx.get(BrokerPasswordUpkeep).run();
+    await rotating.close();
+    expect(result.resealed).toBeGreaterThanOrEqual(1);
+    expect(result.unopenable).toBe(0);
+    const resealed = await stored();
+    expect(resealed).toMatch(/^v1\.k2\./);
+    expect(openSecret(resealed, [{ id: 'k2', key: k2 }], brokerPasswordContext(sub.id))).toBe(RABBITMQ.password);
   });
 });
 

@@ -5,11 +5,13 @@ import { PartitionUpkeepService } from './partition-upkeep.service';
 import { WebhookRetentionService } from './webhook-retention.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { WebhookSweepService } from './webhook-sweep.service';
+import { BrokerPasswordUpkeep } from './broker-password-upkeep';
 
 export const SWEEP_TASK = 'webhook-sweep';
 export const RETENTION_TASK = 'webhook-retention';
 export const SECRETS_TASK = 'webhook-secrets';
 export const PARTITIONS_TASK = 'partition-upkeep';
+export const BROKER_PASSWORDS_TASK = 'webhook-broker-passwords';
 
 /**
  * The engine's periodic work (worker only): the dispatch/retry sweep, retention, the upkeep of the
@@ -24,6 +26,7 @@ export class WebhookMaintenanceSchedule extends ScheduledTasks {
     private readonly retention: WebhookRetentionService,
     private readonly secrets: WebhookSecretsService,
     private readonly partitions: PartitionUpkeepService,
+    private readonly brokerPasswords: BrokerPasswordUpkeep,
   ) {
     super();
   }
@@ -37,6 +40,8 @@ export class WebhookMaintenanceSchedule extends ScheduledTasks {
       { name: PARTITIONS_TASK, intervalMs: retentionIntervalMs, run: () => this.partitions.run() },
       // Stored secrets' upkeep: previous secrets past their overlap, secrets not sealed with the current key.
       { name: SECRETS_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.secrets.run({ signal }) },
+      // RabbitMQ destinations' broker passwords likewise (issue 43).
+      { name: BROKER_PASSWORDS_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.brokerPasswords.run({ signal }) },
     ];
   }
 }
