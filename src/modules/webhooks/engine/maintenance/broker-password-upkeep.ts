@@ -10,7 +10,8 @@ const BATCH = 100;
  * The RabbitMQ destinations' sealed broker passwords (issue 43) through a key rotation, as
  * WebhookSecretsService does for signing secrets: every password not sealed with the current key is
  * sealed again with it (only while the row still holds the value it was made from), so the old key can
- * leave SECRETS_ENCRYPTION_KEY without a broker destination losing its login.
+ * leave SECRETS_ENCRYPTION_KEY without a broker destination losing its login. Run by the secrets task,
+ * right after the signing secrets (webhook-maintenance.schedule.ts).
  */
 @Injectable()
 export class BrokerPasswordUpkeep {

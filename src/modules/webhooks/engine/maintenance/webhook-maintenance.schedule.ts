@@ -11,7 +11,6 @@ export const SWEEP_TASK = 'webhook-sweep';
 export const RETENTION_TASK = 'webhook-retention';
 export const SECRETS_TASK = 'webhook-secrets';
 export const PARTITIONS_TASK = 'partition-upkeep';
-export const BROKER_PASSWORDS_TASK = 'webhook-broker-passwords';
 
 /**
  * The engine's periodic work (worker only): the dispatch/retry sweep, retention, the upkeep of the
@@ -38,10 +37,16 @@ export class WebhookMaintenanceSchedule extends ScheduledTasks {
       { name: RETENTION_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.retention.run({ signal }) },
       // The event log's and the deliveries' time partitions, four weeks ahead (docs/operations.md).
       { name: PARTITIONS_TASK, intervalMs: retentionIntervalMs, run: () => this.partitions.run() },
-      // Stored secrets' upkeep: previous secrets past their overlap, secrets not sealed with the current key.
-      { name: SECRETS_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.secrets.run({ signal }) },
-      // RabbitMQ destinations' broker passwords likewise (issue 43).
-      { name: BROKER_PASSWORDS_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.brokerPasswords.run({ signal }) },
+      // Stored secrets' upkeep: previous secrets past their overlap, secrets (and RabbitMQ destinations'
+      // broker passwords, issue 43) not sealed with the current key.
+      {
+        name: SECRETS_TASK,
+        intervalMs: retentionIntervalMs,
+        run: async (signal) => {
+          await this.secrets.run({ signal });
+          await this.brokerPasswords.run({ signal });
+        },
+      },
     ];
   }
 }
