@@ -6,6 +6,7 @@ import { propertyRead } from './s2-property-read';
 import { propertyReadThroughPgBouncer } from './s2p-property-read-pgbouncer';
 import { propertyReadTraced } from './s2t-property-read-traced';
 import { webhookFanout } from './s5-webhook-fanout';
+import { webhookFanoutRabbitmq } from './s5r-webhook-fanout-rabbitmq';
 import { webhookFanoutTraced } from './s5t-webhook-fanout-traced';
 import { deliveryLatency } from './s6-delivery-latency';
 import { memory } from './s7-memory';
@@ -74,6 +75,12 @@ export const SCENARIOS: Scenario[] = [
       'S5 with the worker tracing every step (100% sampled, OTLP to a local sink; and 0.1 sampled, parentbased_traceidratio) vs the same worker with tracing off',
     goal: '≥ 0.8x; 0.1 sampled ≥ 0.95x',
     run: webhookFanoutTraced,
+  },
+  {
+    id: 'S5R',
+    title: 'S5 with ten RabbitMQ subscriptions (each publish confirmed) beside ten HTTP ones on the same events, one worker',
+    goal: 'RabbitMQ ≥ 1.0x the HTTP rate of the same run, each once',
+    run: webhookFanoutRabbitmq,
   },
   {
     id: 'S6',

@@ -4,6 +4,7 @@ import { CreateWebhookDto } from '../webhooks/subscriptions/dto/create-webhook.d
 import { UpdateWebhookDto } from '../webhooks/subscriptions/dto/update-webhook.dto';
 import { filtersSelectingNothing, isValidEventFilter } from '../webhooks/subscriptions/event-filter.rules';
 import type { SignatureScheme } from '../webhooks/subscriptions/webhook-subscription.rules';
+import { isBrokerUrl, RabbitmqOptions } from '../webhooks/subscriptions/rabbitmq-destination.rules';
 import type { ConsoleCaller } from './console-session.guard';
 import { parseFilterList } from './console.rules';
 
@@ -14,6 +15,9 @@ export interface SubscriptionForm {
   maxRetries?: string;
   v1a?: boolean;
   ordered?: boolean;
+  /** A RabbitMQ destination's exchange and routing key (issue 43): read only with an amqp(s) url. */
+  rabbitmqExchange?: string;
+  rabbitmqRoutingKey?: string;
 }
 
 export function subscriptionForm(caller: ConsoleCaller): SubscriptionForm {
@@ -23,7 +27,16 @@ export function subscriptionForm(caller: ConsoleCaller): SubscriptionForm {
     maxRetries: caller.field('maxRetries'),
     v1a: caller.field('v1a') === 'on',
     ordered: caller.field('ordered') === 'on',
+    rabbitmqExchange: caller.field('rabbitmqExchange'),
+    rabbitmqRoutingKey: caller.field('rabbitmqRoutingKey'),
   };
+}
+
+/** The form's rabbitmq for the API: with an amqp(s) url, its exchange and (when typed) routing key; otherwise none. */
+function rabbitmqOf(form: SubscriptionForm): RabbitmqOptions | undefined {
+  if (!isBrokerUrl(form.url ?? '')) return undefined;
+  const routingKey = form.rabbitmqRoutingKey ?? '';
+  return { exchange: form.rabbitmqExchange ?? '', ...(routingKey === '' ? {} : { routingKey }) };
 }
 
 const schemes = (form: SubscriptionForm): SignatureScheme[] => (form.v1a ? ['v1', 'v1a'] : ['v1']);
@@ -38,14 +51,21 @@ export function createInput(form: SubscriptionForm, eventNames: readonly string[
     signatureSchemes: schemes(form),
     ordered: form.ordered === true,
     ...(form.maxRetries ? { maxRetries: Number(form.maxRetries) } : {}),
+    ...(rabbitmqOf(form) ? { rabbitmq: rabbitmqOf(form) } : {}),
   });
 }
 
-/** The settings form as PATCH /v1/webhooks/{id}'s body (url, filters, schemes, ordered), checked likewise. */
-export function updateInput(form: SubscriptionForm, eventNames: readonly string[]): Promise<UpdateWebhookDto> {
+/**
+ * The settings form as PATCH /v1/webhooks/{id}'s body (url, filters, schemes, ordered, rabbitmq), checked
+ * likewise. A broker url left as shown (`currentUrl`, without its password) is not sent, so the password stays.
+ */
+export function updateInput(form: SubscriptionForm, eventNames: readonly string[], currentUrl?: string): Promise<UpdateWebhookDto> {
   const filters = parseFilterList(form.eventFilters ?? '');
+  const url = form.url ?? '';
+  const keepsBroker = isBrokerUrl(url) && url === currentUrl;
   return checked(UpdateWebhookDto, filters, eventNames, {
-    url: form.url ?? '',
+    ...(keepsBroker ? {} : { url }),
+    rabbitmq: rabbitmqOf(form) ?? null,
     eventFilters: filters,
     signatureSchemes: schemes(form),
     ordered: form.ordered === true,

@@ -130,7 +130,8 @@ export class ConsoleWebhooksController {
     const form = subscriptionForm(caller);
     try {
       const location = await this.forms.once(caller.session, caller.formToken, async () => {
-        await this.subscriptions.update(consoleContext(caller), webhookId, await updateInput(form, this.declared.eventNames));
+        const current = await this.subscriptions.get(caller.accountId, webhookId);
+        await this.subscriptions.update(consoleContext(caller), webhookId, await updateInput(form, this.declared.eventNames, current.url));
         return `/console/webhooks/${webhookId}?done=saved`;
       });
       res.redirect(303, location);

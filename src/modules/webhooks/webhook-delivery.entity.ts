@@ -3,7 +3,19 @@ import { Column, Entity, PrimaryColumn, VirtualColumn } from 'typeorm';
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed_permanent';
 
 /** Why an attempt got no (usable) answer: the delivery log's error class (an extension of the spec, docs/webhooks.md). */
-export type AttemptErrorClass = 'dns' | 'refused' | 'tls' | 'timeout' | 'urlRule' | 'tooLarge' | 'network';
+export type AttemptErrorClass =
+  | 'dns'
+  | 'refused'
+  | 'tls'
+  | 'timeout'
+  | 'urlRule'
+  | 'tooLarge'
+  | 'network'
+  // A RabbitMQ destination's (issue 43): no queue bound, nacked, no such exchange, no connection.
+  | 'unroutable'
+  | 'brokerRejected'
+  | 'exchangeNotFound'
+  | 'connectionFailed';
 
 /** Milliseconds of each phase of an attempt; null for a phase it did not go through (a kept-alive connection has no connect). */
 export interface AttemptTimings {

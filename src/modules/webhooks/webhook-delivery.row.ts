@@ -1,6 +1,7 @@
 import { columns, SelectedRow } from '../../platform/database/columns';
 import { DeliveryStatus } from './webhook-delivery.entity';
 import type { EnvelopeSource } from './webhook-envelope.rules';
+import type { RabbitmqOptions } from './subscriptions/rabbitmq-destination.rules';
 
 /** A delivery with its subscription, as one attempt needs them. */
 export interface DeliveryRow {
@@ -43,6 +44,10 @@ export interface DeliverySubscription {
   ordered?: boolean;
   /** Send the attempt's W3C traceparent to the receiver (an extension; off by default). */
   traceContext?: boolean;
+  /** A RabbitMQ destination's exchange and routing key (issue 43); null (or absent) for an HTTP receiver. */
+  rabbitmq?: RabbitmqOptions | null;
+  /** The broker url's password, sealed for `<subscription id>:amqp`; null when none. */
+  brokerPassword?: string | null;
 }
 
 /** A claimed attempt: the delivery with its subscription, and what its envelope is built from (loaded with the claim). */
@@ -86,6 +91,8 @@ export const DELIVERY_SUBSCRIPTION_COLUMNS = columns<DeliverySubscription>({
   rateLimitPerSecond: 'rate_limit_per_second',
   ordered: 'ordered',
   traceContext: 'trace_context',
+  rabbitmq: 'rabbitmq',
+  brokerPassword: 'broker_password',
 });
 
 /** `d.… AS "…", s.… AS "…"`: the select list of a delivery joined (as `d`) with its subscription (as `s`). */

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn, VirtualColumn } from 'typeorm';
+import type { RabbitmqOptions } from './subscriptions/rabbitmq-destination.rules';
 
 /** `platform`: a /v1/webhooks subscription; `legacy`: an account's legacy webhook (PUT /legacy/webhook), unsigned and subscribed to everything. */
 export type SubscriptionKind = 'platform' | 'legacy';
@@ -49,6 +50,10 @@ export class WebhookSubscriptionEntity {
   waitingDeliveries: number;
   /** Send each attempt's W3C traceparent to the receiver (an extension, docs/webhooks.md); off by default. */
   @Column({ name: 'trace_context', type: 'boolean', default: false }) traceContext: boolean;
+  /** RabbitMQ destination (issue 43): the exchange and routing key of an amqp(s) url; null for an HTTP receiver. */
+  @Column({ type: 'jsonb', nullable: true }) rabbitmq: RabbitmqOptions | null;
+  /** The broker url's password, sealed (the url is stored and shown without it); null when none. */
+  @Column({ name: 'broker_password', type: 'text', nullable: true }) brokerPassword: string | null;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }

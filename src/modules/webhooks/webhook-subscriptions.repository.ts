@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, LessThan, Repository } from 'typeorm';
 import { DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
+import type { RabbitmqOptions } from './subscriptions/rabbitmq-destination.rules';
 
 /** The columns PATCH may change, plus what enabling resets. */
 export interface SubscriptionChanges {
@@ -12,6 +13,9 @@ export interface SubscriptionChanges {
   rateLimitPerSecond?: number | null;
   ordered?: boolean;
   traceContext?: boolean;
+  /** A RabbitMQ destination's options and sealed password (issue 43); nulls on an HTTP receiver. */
+  rabbitmq?: RabbitmqOptions | null;
+  brokerPassword?: string | null;
   disabledReason?: null;
   consecutiveFailures?: 0;
   backpressureUntil?: null;
@@ -53,8 +57,13 @@ export class WebhookSubscriptionsRepository {
     return repo.findOne({ where: { accountId, id, kind: 'platform' }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
   }
 
-  async findIdByUrl(accountId: string, url: string): Promise<string | undefined> {
-    const row = await this.subscriptions.findOne({ where: { accountId, url, kind: 'platform' }, select: { id: true } });
+  /** The subscription holding a url (and, for a RabbitMQ destination, exchange and routing key: the unique index's key). */
+  async findIdByUrl(accountId: string, url: string, rabbitmq: RabbitmqOptions | null = null): Promise<string | undefined> {
+    const [row]: Array<{ id: string }> = await this.subscriptions.query(
+      `SELECT id FROM webhook_subscriptions
+        WHERE account_id = $1 AND url = $2 AND kind = 'platform' AND coalesce(rabbitmq, 'null'::jsonb) = $3::jsonb`,
+      [accountId, url, JSON.stringify(rabbitmq)],
+    );
     return row?.id;
   }
 

@@ -17,12 +17,16 @@ import { PartitionUpkeepService } from './engine/maintenance/partition-upkeep.se
 import { WebhookMaintenanceSchedule } from './engine/maintenance/webhook-maintenance.schedule';
 import { WebhookRetentionService } from './engine/maintenance/webhook-retention.service';
 import { WebhookSecretsService } from './engine/maintenance/webhook-secrets.service';
+import { BrokerPasswordUpkeep } from './engine/maintenance/broker-password-upkeep';
 import { WebhookSweepService } from './engine/maintenance/webhook-sweep.service';
 import { WebhookAttemptPipeline } from './engine/pipeline/webhook-attempt-pipeline.service';
 import { WebhookReplayProcessor } from './engine/replay/webhook-replay.processor';
 import { WebhookReplayRunner } from './engine/replay/webhook-replay-runner.service';
 import { DeliverySigningSecrets } from './engine/sending/delivery-signing-secrets';
 import { WebhookPoster } from './engine/sending/webhook-poster';
+import { AmqpConnections } from './engine/sending/amqp-connections';
+import { AmqpPublisher } from './engine/sending/amqp-publisher';
+import { WebhookDestinations } from './engine/sending/webhook-destination';
 import { WebhookAttemptRecords } from './engine/settlement/webhook-attempt-records.service';
 import { WebhookAttemptsRepository } from './engine/settlement/webhook-attempts.repository';
 import { WebhookOperationalEvents } from './engine/settlement/webhook-operational-events.service';
@@ -71,6 +75,10 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     Pacer,
     DeliverySigningSecrets,
     WebhookPoster,
+    // The send step's other destination (issue 43): RabbitMQ, one connection per broker.
+    AmqpConnections,
+    AmqpPublisher,
+    WebhookDestinations,
     WebhookAttemptRecords,
     WebhookAttemptsRepository,
     WebhookOperationalEvents,
@@ -81,6 +89,7 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     WebhookRetentionService,
     PartitionUpkeepService,
     WebhookSecretsService,
+    BrokerPasswordUpkeep,
     WebhookMaintenanceSchedule,
   ],
 })

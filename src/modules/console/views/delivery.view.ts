@@ -26,12 +26,28 @@ function request(n: number, sent: AttemptRequest | null, eventGone: boolean): Ht
     return html`<p class="muted">
       ${eventGone ? 'The event is past the 90-day retention: what was sent can no longer be shown.' : 'Nothing was sent: the attempt stopped before the request.'}
     </p>`;
+  if (sent.published) return published(n, sent, sent.published);
   return html`<details>
     <summary>Request headers and payload</summary>
     ${copyBox(`request-headers-${n}`, 'Request headers', sent.headers.map(([name, value]) => `${name}: ${value}`).join('\n'), {
       button: 'Copy headers',
     })}
     ${copyBox(`request-body-${n}`, 'Payload (the body as sent, byte for byte)', sent.body, { button: 'Copy payload' })}
+  </details>`;
+}
+
+/** A RabbitMQ destination's attempt (issue 43): where it was published, its properties and headers, the body. */
+function published(n: number, sent: AttemptRequest, to: NonNullable<AttemptRequest['published']>): Html {
+  return html`<details>
+    <summary>Message as published</summary>
+    <p>Exchange <code>${to.exchange === '' ? '(default)' : to.exchange}</code> · routing key <code>${to.routingKey}</code></p>
+    ${copyBox(`message-properties-${n}`, 'Properties', to.properties.map(([name, value]) => `${name}: ${value}`).join('\n'), {
+      button: 'Copy properties',
+    })}
+    ${copyBox(`request-headers-${n}`, 'Message headers', sent.headers.map(([name, value]) => `${name}: ${value}`).join('\n'), {
+      button: 'Copy headers',
+    })}
+    ${copyBox(`request-body-${n}`, 'Body (as published, byte for byte)', sent.body, { button: 'Copy body' })}
   </details>`;
 }
 

@@ -20,6 +20,8 @@ export function settingsPage(frame: Frame, data: SettingsPage, flash?: Notice): 
     eventFilters: sub.eventFilters.join(', '),
     v1a: sub.signatureSchemes?.includes('v1a') ?? false,
     ordered: sub.ordered,
+    rabbitmqExchange: sub.rabbitmq?.exchange,
+    rabbitmqRoutingKey: sub.rabbitmq?.routingKey,
   };
   const hourAgo = new Date(Date.now() - 3_600_000).toISOString().slice(0, 16);
   return page(

@@ -22,6 +22,18 @@ export function subscriptionFields(frame: Pick<Frame, 'allowPrivateUrls'>, form:
     : 'https, a public domain name';
   return html`<label for="url">Endpoint URL <span class="muted">(${rule})</span></label>
     <input id="url" name="url" type="url" required value="${form.url ?? ''}" autocomplete="off" />
+    <fieldset>
+      <legend>RabbitMQ destination <span class="muted">(an amqps URL only)</span></legend>
+      <p class="muted">
+        With an endpoint URL such as <span class="url">amqps://user:password@host:5671/vhost</span>, each delivery is published to this
+        exchange, confirmed by the broker; the URL is shown without its
+        password${create ? '' : html`, and left as shown it keeps the password`}.
+      </p>
+      <label for="rabbitmqExchange">Exchange <span class="muted">(empty: the default exchange, which needs a routing key)</span></label>
+      <input id="rabbitmqExchange" name="rabbitmqExchange" value="${form.rabbitmqExchange ?? ''}" autocomplete="off" />
+      <label for="rabbitmqRoutingKey">Routing key <span class="muted">(empty: each event's name, such as booking.create)</span></label>
+      <input id="rabbitmqRoutingKey" name="rabbitmqRoutingKey" value="${form.rabbitmqRoutingKey ?? ''}" autocomplete="off" />
+    </fieldset>
     <label for="eventFilters"
       >Event filters
       <span class="muted"

@@ -1,11 +1,15 @@
 import { deliveryHeaders, EnvelopeSource, envelopeBody, webhookUserAgent } from '../webhook-envelope.rules';
 import { SUBSCRIPTION_DISABLED_MESSAGE } from './webhook-subscription.rules';
 import type { DeliveryAttempt } from '../webhook-delivery.entity';
+import { amqpMessage } from '../rabbitmq-message.rules';
+import type { RabbitmqOptions } from './rabbitmq-destination.rules';
 
-/** What one attempt POSTed: its headers, in the order sent, and its body byte for byte. */
+/** What one attempt POSTed (or published): its headers, in the order sent, and its body byte for byte. */
 export interface AttemptRequest {
   headers: Array<[name: string, value: string]>;
   body: string;
+  /** A RabbitMQ destination's attempt (issue 43): where it was published and the message's properties (its headers are `headers`). */
+  published?: { exchange: string; routingKey: string; properties: Array<[name: string, value: string]> };
 }
 
 /**
@@ -29,6 +33,10 @@ export interface AttemptRequestsInput {
   version: string;
   /** Whether the subscription signs with v1a now (the signature header names the schemes). */
   v1a: boolean;
+  /** A RabbitMQ destination's options (issue 43): its attempts were published, not POSTed; null or absent for an HTTP receiver. */
+  rabbitmq?: RabbitmqOptions | null;
+  /** The delivery's event name (a broker message's type and default routing key). */
+  eventName?: string;
 }
 
 /**
@@ -52,8 +60,40 @@ export function attemptRequests(input: AttemptRequestsInput): Array<AttemptReque
       userAgent: webhookUserAgent(input.version),
     });
     const signature = `v1,${SIGNATURE_NOT_KEPT}${input.v1a ? ` v1a,${SIGNATURE_NOT_KEPT}` : ''}`;
+    if (input.rabbitmq) return publishedRequest(input, input.rabbitmq, retryCount, at, body, signature);
     const entries = Object.entries(headers);
     const afterTimestamp = entries.findIndex(([name]) => name === 'webhook-timestamp') + 1;
     return { headers: [...entries.slice(0, afterTimestamp), ['webhook-signature', signature], ...entries.slice(afterTimestamp)], body };
   });
+}
+
+/** A broker attempt as published (rabbitmq-message.rules: the same message the engine built), signature values not kept. */
+function publishedRequest(
+  input: AttemptRequestsInput,
+  rabbitmq: RabbitmqOptions,
+  retryCount: number,
+  at: Date,
+  body: string,
+  signature: string,
+): AttemptRequest {
+  const work = {
+    id: input.deliveryId,
+    accountId: input.source!.targetAccountId,
+    eventName: input.eventName ?? input.source!.eventName,
+    attemptCount: retryCount,
+    subscription: { maxRetries: input.maxRetries },
+  };
+  const message = amqpMessage(work, rabbitmq, body, at, { secrets: [] });
+  const entries = Object.entries(message.properties.headers);
+  const afterTimestamp = entries.findIndex(([name]) => name === 'webhook-timestamp') + 1;
+  const { headers: _headers, ...properties } = message.properties;
+  return {
+    headers: [...entries.slice(0, afterTimestamp), ['webhook-signature', signature], ...entries.slice(afterTimestamp)],
+    body,
+    published: {
+      exchange: message.exchange,
+      routingKey: message.routingKey,
+      properties: Object.entries(properties).map(([name, value]) => [name, String(value)]),
+    },
+  };
 }

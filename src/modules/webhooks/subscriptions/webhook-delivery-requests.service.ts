@@ -50,6 +50,8 @@ export class WebhookDeliveryRequestsService {
       maxRetries: subscription.maxRetries,
       version: this.config.version,
       v1a: subscription.signingKey !== null,
+      rabbitmq: subscription.rabbitmq,
+      eventName: row.eventName,
     });
     return { delivery: toWebhookDeliveryResponse(row), requests, eventGone: source === null };
   }

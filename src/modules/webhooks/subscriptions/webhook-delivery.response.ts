@@ -87,6 +87,10 @@ const ERROR_CLASSES = everyMember<AttemptErrorClass>({
   urlRule: true,
   tooLarge: true,
   network: true,
+  unroutable: true,
+  brokerRejected: true,
+  exchangeNotFound: true,
+  connectionFailed: true,
 });
 
 /** Every status a delivery can have (the log's status filter takes one). */

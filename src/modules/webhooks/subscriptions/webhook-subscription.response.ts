@@ -15,6 +15,7 @@ import { readShape } from '../../../platform/openapi/read-shape';
 import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
 import { SIGNATURE_SCHEMES, SignatureScheme, signatureSchemesOf } from './webhook-subscription.rules';
 import { WEBHOOK_IDS } from '../webhooks.ids';
+import { AMQP_SHORT_STRING_MAX, RabbitmqOptions, rabbitmqShown } from './rabbitmq-destination.rules';
 
 /** A subscription as every route shows it (spec 2.7): never a secret; disabledReason only while disabled with one. */
 export interface WebhookSubscriptionResponse {
@@ -39,6 +40,8 @@ export interface WebhookSubscriptionResponse {
   publicKey?: string;
   /** Extension, present only while on: each attempt carries a W3C traceparent header. */
   traceContext?: true;
+  /** Extension (issue 43), present only on a RabbitMQ destination (an amqp(s) url, shown without its password). */
+  rabbitmq?: RabbitmqOptions;
   disabledReason?: string;
 }
 
@@ -72,6 +75,7 @@ export function toWebhookSubscriptionResponse(row: WebhookSubscriptionEntity): W
   if (row.ordered) shape.waitingDeliveries = row.waitingDeliveries ?? 0;
   if (row.publicKey !== null) Object.assign(shape, { signatureSchemes: signatureSchemesOf(row), publicKey: row.publicKey });
   if (row.traceContext) shape.traceContext = true;
+  if (row.rabbitmq) shape.rabbitmq = rabbitmqShown(row.rabbitmq);
   if (!row.enabled && row.disabledReason) shape.disabledReason = row.disabledReason;
   return shape;
 }
@@ -115,6 +119,20 @@ const SUBSCRIPTION_FIELDS: FieldSchemas<WebhookSubscriptionResponse> = {
     described(
       { type: 'boolean', const: true },
       "Extension: present (true) only while on: each attempt carries a W3C traceparent header whose parent is the attempt's span, for receivers that trace too.",
+    ),
+  ),
+  rabbitmq: optional(
+    described(
+      {
+        type: 'object',
+        required: ['exchange'],
+        additionalProperties: false,
+        properties: {
+          exchange: { type: 'string', maxLength: AMQP_SHORT_STRING_MAX, description: 'the exchange; "" is the default exchange' },
+          routingKey: { type: 'string', maxLength: AMQP_SHORT_STRING_MAX, description: "absent: each message's event name" },
+        },
+      },
+      'Extension: present only on a RabbitMQ destination (url amqps://user@host:5671/vhost, shown without its password): each attempt is published to this exchange on a confirm channel (docs/webhooks.md, "Message broker destinations").',
     ),
   ),
   disabledReason: optional({ type: 'string', examples: ['auto_disabled_after_repeated_delivery_failures'] }),

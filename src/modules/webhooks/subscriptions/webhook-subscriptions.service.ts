@@ -50,6 +50,8 @@ import {
   WebhookUrlError,
 } from '../webhooks.errors';
 import { WEBHOOK_IDS } from '../webhooks.ids';
+import { brokerPasswordContext, RabbitmqOptions } from './rabbitmq-destination.rules';
+import { checkedDestination } from './rabbitmq-subscriptions';
 
 export interface CreateWebhookInput {
   url: string;
@@ -62,6 +64,8 @@ export interface CreateWebhookInput {
   ordered?: boolean;
   /** Trace context to the receiver (an extension): off when absent. */
   traceContext?: boolean;
+  /** A RabbitMQ destination's exchange and routing key (issue 43): with an amqp(s) url only. */
+  rabbitmq?: RabbitmqOptions;
 }
 
 export interface UpdateWebhookInput {
@@ -73,6 +77,8 @@ export interface UpdateWebhookInput {
   rateLimitPerSecond?: number | null;
   ordered?: boolean;
   traceContext?: boolean;
+  /** null: none (a move to an http(s) url). */
+  rabbitmq?: RabbitmqOptions | null;
 }
 
 /**
@@ -92,7 +98,7 @@ export class WebhookSubscriptionsService {
 
   async create(ctx: RequestContext, input: CreateWebhookInput): Promise<CreatedWebhookSubscriptionResponse> {
     // DNS runs before the transaction opens: a slow resolver must not hold a connection.
-    const url = await this.checkedUrl(input.url);
+    const { url, rabbitmq, password } = await checkedDestination(this.urlPolicy, (raw) => this.checkedUrl(raw), input);
     const id = newId(WEBHOOK_IDS.subscription);
     const signingSecret = newSigningSecret();
     const row = Object.assign(new WebhookSubscriptionEntity(), {
@@ -106,6 +112,8 @@ export class WebhookSubscriptionsService {
       rateLimitPerSecond: input.rateLimitPerSecond ?? null,
       ordered: input.ordered ?? false,
       traceContext: input.traceContext ?? false,
+      rabbitmq,
+      brokerPassword: password === null ? null : this.secrets.seal(password, brokerPasswordContext(id)),
       signingSecret: this.secrets.seal(signingSecret, id),
       previousSecret: null,
       previousSecretExpiresAt: null,
@@ -113,7 +121,7 @@ export class WebhookSubscriptionsService {
       disabledReason: null,
       consecutiveFailures: 0,
     });
-    const created = await this.withDuplicateUrlCheck(ctx.accountId, url, () =>
+    const created = await this.withDuplicateUrlCheck(ctx.accountId, { url, rabbitmq }, () =>
       this.uow.run(ctx, async (tx) => {
         await this.repository.insert(tx.manager, row);
         return (await this.repository.find(ctx.accountId, row.id, tx.manager))!;
@@ -128,9 +136,17 @@ export class WebhookSubscriptionsService {
   }
 
   async update(ctx: RequestContext, id: string, input: UpdateWebhookInput): Promise<WebhookSubscriptionResponse> {
-    await this.mustExist(ctx.accountId, id);
+    const existing = await this.repository.find(ctx.accountId, id);
+    if (!existing) throw new WebhookNotFoundError(id);
     const changes: SubscriptionChanges = {};
-    if (input.url !== undefined) changes.url = await this.checkedUrl(input.url);
+    if (input.url !== undefined || input.rabbitmq !== undefined) {
+      // The url and rabbitmq agree after the change (a broker url's password is sealed apart; issue 43).
+      const destination = await checkedDestination(this.urlPolicy, (raw) => this.checkedUrl(raw), input, existing);
+      Object.assign(changes, { url: destination.url, rabbitmq: destination.rabbitmq });
+      if (destination.passwordChanged) {
+        changes.brokerPassword = destination.password === null ? null : this.secrets.seal(destination.password, brokerPasswordContext(id));
+      }
+    }
     if (input.eventFilters !== undefined) changes.eventFilters = distinctEventFilters(input.eventFilters);
     if (input.enabled !== undefined) changes.enabled = input.enabled;
     if (input.rateLimitPerSecond !== undefined) changes.rateLimitPerSecond = input.rateLimitPerSecond;
@@ -140,24 +156,27 @@ export class WebhookSubscriptionsService {
     // (And closes any back-pressure window: a fresh start.)
     if (input.enabled === true) Object.assign(changes, { disabledReason: null, consecutiveFailures: 0, backpressureUntil: null });
 
-    const updated = await this.withDuplicateUrlCheck(ctx.accountId, changes.url, () =>
-      this.uow.run(ctx, async (tx) => {
-        // Row lock: a concurrent DELETE either happened (404) or waits for this commit.
-        const current = await this.repository.find(ctx.accountId, id, tx.manager, true);
-        if (!current) throw new WebhookNotFoundError(id);
-        // v1a switched on makes a new key pair; switched off drops the keys (previous one included); unchanged keeps them.
-        if (input.signatureSchemes !== undefined && wantsV1a(input.signatureSchemes) !== (current.signingKey !== null)) {
-          Object.assign(changes, this.v1aKeys(id, wantsV1a(input.signatureSchemes)));
-        }
-        await this.repository.update(tx.manager, ctx.accountId, id, changes);
-        if (input.ordered !== undefined && input.ordered !== current.ordered) {
-          // Under the row lock: the deliveries not attempted yet join (or leave) the order; a wake-up sends them on.
-          const fromId = await this.deliveryRows.setOrdered(tx.manager, ctx.accountId, id, input.ordered);
-          const wake = { accountId: ctx.accountId, subscriptionId: id, ordered: input.ordered };
-          if (fromId) tx.afterCommit(() => this.queue.enqueueBatches([{ ...wake, fromId }]));
-        }
-        return (await this.repository.find(ctx.accountId, id, tx.manager))!;
-      }),
+    const updated = await this.withDuplicateUrlCheck(
+      ctx.accountId,
+      changes.url === undefined ? undefined : { url: changes.url, rabbitmq: changes.rabbitmq ?? null },
+      () =>
+        this.uow.run(ctx, async (tx) => {
+          // Row lock: a concurrent DELETE either happened (404) or waits for this commit.
+          const current = await this.repository.find(ctx.accountId, id, tx.manager, true);
+          if (!current) throw new WebhookNotFoundError(id);
+          // v1a switched on makes a new key pair; switched off drops the keys (previous one included); unchanged keeps them.
+          if (input.signatureSchemes !== undefined && wantsV1a(input.signatureSchemes) !== (current.signingKey !== null)) {
+            Object.assign(changes, this.v1aKeys(id, wantsV1a(input.signatureSchemes)));
+          }
+          await this.repository.update(tx.manager, ctx.accountId, id, changes);
+          if (input.ordered !== undefined && input.ordered !== current.ordered) {
+            // Under the row lock: the deliveries not attempted yet join (or leave) the order; a wake-up sends them on.
+            const fromId = await this.deliveryRows.setOrdered(tx.manager, ctx.accountId, id, input.ordered);
+            const wake = { accountId: ctx.accountId, subscriptionId: id, ordered: input.ordered };
+            if (fromId) tx.afterCommit(() => this.queue.enqueueBatches([{ ...wake, fromId }]));
+          }
+          return (await this.repository.find(ctx.accountId, id, tx.manager))!;
+        }),
     );
     return toWebhookSubscriptionResponse(updated);
   }
@@ -330,12 +349,16 @@ export class WebhookSubscriptionsService {
   }
 
   /** The unique (account_id, url) index decides races; the loser answers 409 naming the winner. */
-  private async withDuplicateUrlCheck<T>(accountId: string, url: string | undefined, work: () => Promise<T>): Promise<T> {
+  private async withDuplicateUrlCheck<T>(
+    accountId: string,
+    destination: { url: string; rabbitmq: RabbitmqOptions | null } | undefined,
+    work: () => Promise<T>,
+  ): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      if (url !== undefined && isUniqueViolation(error, URL_UNIQUE_CONSTRAINT)) {
-        throw new DuplicateWebhookUrlError(await this.repository.findIdByUrl(accountId, url));
+      if (destination !== undefined && isUniqueViolation(error, URL_UNIQUE_CONSTRAINT)) {
+        throw new DuplicateWebhookUrlError(await this.repository.findIdByUrl(accountId, destination.url, destination.rabbitmq));
       }
       throw error;
     }

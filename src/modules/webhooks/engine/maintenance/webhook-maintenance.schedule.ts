@@ -5,6 +5,7 @@ import { PartitionUpkeepService } from './partition-upkeep.service';
 import { WebhookRetentionService } from './webhook-retention.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { WebhookSweepService } from './webhook-sweep.service';
+import { BrokerPasswordUpkeep } from './broker-password-upkeep';
 
 export const SWEEP_TASK = 'webhook-sweep';
 export const RETENTION_TASK = 'webhook-retention';
@@ -24,6 +25,7 @@ export class WebhookMaintenanceSchedule extends ScheduledTasks {
     private readonly retention: WebhookRetentionService,
     private readonly secrets: WebhookSecretsService,
     private readonly partitions: PartitionUpkeepService,
+    private readonly brokerPasswords: BrokerPasswordUpkeep,
   ) {
     super();
   }
@@ -35,8 +37,16 @@ export class WebhookMaintenanceSchedule extends ScheduledTasks {
       { name: RETENTION_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.retention.run({ signal }) },
       // The event log's and the deliveries' time partitions, four weeks ahead (docs/operations.md).
       { name: PARTITIONS_TASK, intervalMs: retentionIntervalMs, run: () => this.partitions.run() },
-      // Stored secrets' upkeep: previous secrets past their overlap, secrets not sealed with the current key.
-      { name: SECRETS_TASK, intervalMs: retentionIntervalMs, run: (signal) => this.secrets.run({ signal }) },
+      // Stored secrets' upkeep: previous secrets past their overlap, secrets (and RabbitMQ destinations'
+      // broker passwords, issue 43) not sealed with the current key.
+      {
+        name: SECRETS_TASK,
+        intervalMs: retentionIntervalMs,
+        run: async (signal) => {
+          await this.secrets.run({ signal });
+          await this.brokerPasswords.run({ signal });
+        },
+      },
     ];
   }
 }

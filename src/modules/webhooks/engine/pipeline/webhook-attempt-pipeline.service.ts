@@ -11,7 +11,8 @@ import { WebhookClaims } from '../claims/webhook-claims.service';
 import { DeliverySigning, DeliverySigningSecrets } from '../sending/delivery-signing-secrets';
 import { SUBSCRIPTION_DISABLED_MESSAGE } from '../../subscriptions/webhook-subscription.rules';
 import { AttemptReport, LOST_ATTEMPT_MESSAGE } from '../sending/webhook-delivery.rules';
-import { SentAttempt, WebhookPoster } from '../sending/webhook-poster';
+import type { SentAttempt } from '../sending/webhook-poster';
+import { WebhookDestinations } from '../sending/webhook-destination';
 import { AttemptClaim } from '../settlement/webhook-attempts.repository';
 import { WebhookAttemptRecords } from '../settlement/webhook-attempt-records.service';
 import { NextDeliveryState, settleAttempt } from '../settlement/webhook-backoff.rules';
@@ -71,7 +72,8 @@ const LOST_REPORT: AttemptReport = { outcome: 'lost', responseCode: null, respon
  * Each step has one owner, called once: the claim (WebhookClaims: claimed alone here, or with its
  * subscription's batch by WebhookBatches), prepare (the subscription still enabled, its secrets opened:
  * DeliverySigningSecrets), admit (its pacing turn and one of its subscription's slots: WebhookAdmission),
- * send (the URL checked again, signed, POSTed: WebhookPoster), settle (the delivery's next state:
+ * send (to the subscription's destination, WebhookDestinations: the URL checked again, signed, POSTed by
+ * WebhookPoster, or published to RabbitMQ and confirmed by AmqpPublisher), settle (the delivery's next state:
  * settleAttempt), record (with the failure counter, guarded by the claim: WebhookAttemptRecords) and
  * schedule (the next attempt's job: WebhookQueue). The claim makes each attempt go out once: a job run
  * again finds it claimed or recorded, and an attempt whose worker died is recorded as lost (below) once
@@ -87,7 +89,7 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
     private readonly claims: WebhookClaims,
     private readonly signing: DeliverySigningSecrets,
     private readonly admission: WebhookAdmission,
-    private readonly poster: WebhookPoster,
+    private readonly destinations: WebhookDestinations,
     private readonly records: WebhookAttemptRecords,
     private readonly queue: WebhookQueue,
   ) {}
@@ -184,7 +186,7 @@ export class WebhookAttemptPipeline implements BeforeApplicationShutdown {
       try {
         // The attempt's span is the POST's: the receiver gets it as its parent only if the subscription asks.
         const traceparent = work.subscription.traceContext ? span.traceparent : null;
-        sent = await span.runUntraced(() => this.poster.send(work, signing, traceparent));
+        sent = await span.runUntraced(() => this.destinations.for(work).send(work, signing, traceparent));
       } finally {
         release();
       }

@@ -16,7 +16,8 @@ import {
   registerDecorator,
   ValidationArguments,
 } from 'class-validator';
-import { OptionalNotNull } from '../../../../platform/http/validators';
+import { IsNested, OptionalNotNull } from '../../../../platform/http/validators';
+import { RabbitmqOptionsDto } from './rabbitmq-options.dto';
 import { EVENT_NAME_MAX_LENGTH, isValidEventFilter, isValidEventName } from '../event-filter.rules';
 import { SIGNATURE_SCHEMES, SignatureScheme, SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
 import { URL_MAX_LENGTH } from '../../../../platform/net/url-policy.rules';
@@ -117,6 +118,11 @@ export class CreateWebhookDto {
   @OptionalNotNull()
   @IsBoolean()
   traceContext?: boolean;
+
+  /** Extension (issue 43): required with an amqp(s) url, refused with http(s) (docs/webhooks.md "Message broker destinations"). */
+  @OptionalNotNull()
+  @IsNested(() => RabbitmqOptionsDto)
+  rabbitmq?: RabbitmqOptionsDto;
 }
 
 /**

@@ -1,5 +1,6 @@
-import { IsBoolean, IsString, MaxLength } from 'class-validator';
-import { OptionalNotNull } from '../../../../platform/http/validators';
+import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNested, OptionalNotNull } from '../../../../platform/http/validators';
+import { RabbitmqOptionsDto } from './rabbitmq-options.dto';
 import { SignatureScheme } from '../webhook-subscription.rules';
 import { EventFilterList, RateLimitPerSecond, SignatureSchemeList } from './create-webhook.dto';
 import { URL_MAX_LENGTH } from '../../../../platform/net/url-policy.rules';
@@ -39,4 +40,9 @@ export class UpdateWebhookDto {
   @OptionalNotNull()
   @IsBoolean()
   traceContext?: boolean;
+
+  /** An extension (issue 43): a broker subscription's exchange and routing key; null with a move to an http(s) url. */
+  @IsOptional()
+  @IsNested(() => RabbitmqOptionsDto)
+  rabbitmq?: RabbitmqOptionsDto | null;
 }
