@@ -1,6 +1,7 @@
 import { columns, SelectedRow } from '../../platform/database/columns';
 import { DeliveryStatus } from './webhook-delivery.entity';
 import type { EnvelopeSource } from './webhook-envelope.rules';
+import type { StoredReceiverAuth } from './subscriptions/receiver-auth.rules';
 
 /** A delivery with its subscription, as one attempt needs them. */
 export interface DeliveryRow {
@@ -43,6 +44,8 @@ export interface DeliverySubscription {
   ordered?: boolean;
   /** Send the attempt's W3C traceparent to the receiver (an extension; off by default). */
   traceContext?: boolean;
+  /** Receiver authentication (issue 42): custom headers, OAuth2; sealed parts opened by ReceiverAuth. */
+  receiverAuth?: StoredReceiverAuth | null;
 }
 
 /** A claimed attempt: the delivery with its subscription, and what its envelope is built from (loaded with the claim). */
@@ -86,6 +89,7 @@ export const DELIVERY_SUBSCRIPTION_COLUMNS = columns<DeliverySubscription>({
   rateLimitPerSecond: 'rate_limit_per_second',
   ordered: 'ordered',
   traceContext: 'trace_context',
+  receiverAuth: 'receiver_auth',
 });
 
 /** `d.… AS "…", s.… AS "…"`: the select list of a delivery joined (as `d`) with its subscription (as `s`). */

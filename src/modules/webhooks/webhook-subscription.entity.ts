@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn, VirtualColumn } from 'typeorm';
+import type { StoredReceiverAuth } from './subscriptions/receiver-auth.rules';
 
 /** `platform`: a /v1/webhooks subscription; `legacy`: an account's legacy webhook (PUT /legacy/webhook), unsigned and subscribed to everything. */
 export type SubscriptionKind = 'platform' | 'legacy';
@@ -49,6 +50,8 @@ export class WebhookSubscriptionEntity {
   waitingDeliveries: number;
   /** Send each attempt's W3C traceparent to the receiver (an extension, docs/webhooks.md); off by default. */
   @Column({ name: 'trace_context', type: 'boolean', default: false }) traceContext: boolean;
+  /** Receiver authentication (issue 42, an extension): custom headers, OAuth2; secrets sealed. Null: none. */
+  @Column({ name: 'receiver_auth', type: 'jsonb', nullable: true }) receiverAuth: StoredReceiverAuth | null;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, LessThan, Repository } from 'typeorm';
 import { DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
+import type { StoredReceiverAuth } from './subscriptions/receiver-auth.rules';
 
 /** The columns PATCH may change, plus what enabling resets. */
 export interface SubscriptionChanges {
@@ -12,6 +13,8 @@ export interface SubscriptionChanges {
   rateLimitPerSecond?: number | null;
   ordered?: boolean;
   traceContext?: boolean;
+  /** Receiver authentication (issue 42): the whole column, as receiver-auth-settings.ts computed it. */
+  receiverAuth?: StoredReceiverAuth | null;
   disabledReason?: null;
   consecutiveFailures?: 0;
   backpressureUntil?: null;

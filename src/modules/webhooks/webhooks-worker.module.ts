@@ -23,6 +23,8 @@ import { WebhookReplayProcessor } from './engine/replay/webhook-replay.processor
 import { WebhookReplayRunner } from './engine/replay/webhook-replay-runner.service';
 import { DeliverySigningSecrets } from './engine/sending/delivery-signing-secrets';
 import { WebhookPoster } from './engine/sending/webhook-poster';
+import { ReceiverAuth } from './engine/sending/receiver-auth';
+import { ReceiverTokens } from './engine/sending/receiver-tokens';
 import { WebhookAttemptRecords } from './engine/settlement/webhook-attempt-records.service';
 import { WebhookAttemptsRepository } from './engine/settlement/webhook-attempts.repository';
 import { WebhookOperationalEvents } from './engine/settlement/webhook-operational-events.service';
@@ -71,6 +73,8 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     Pacer,
     DeliverySigningSecrets,
     WebhookPoster,
+    ReceiverAuth,
+    ReceiverTokens,
     WebhookAttemptRecords,
     WebhookAttemptsRepository,
     WebhookOperationalEvents,

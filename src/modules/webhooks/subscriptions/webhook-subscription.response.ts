@@ -15,6 +15,7 @@ import { readShape } from '../../../platform/openapi/read-shape';
 import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
 import { SIGNATURE_SCHEMES, SignatureScheme, signatureSchemesOf } from './webhook-subscription.rules';
 import { WEBHOOK_IDS } from '../webhooks.ids';
+import { OAUTH2_AUTH_METHODS, OAuth2Settings, REDACTED, receiverAuthView } from './receiver-auth.rules';
 
 /** A subscription as every route shows it (spec 2.7): never a secret; disabledReason only while disabled with one. */
 export interface WebhookSubscriptionResponse {
@@ -39,6 +40,10 @@ export interface WebhookSubscriptionResponse {
   publicKey?: string;
   /** Extension, present only while on: each attempt carries a W3C traceparent header. */
   traceContext?: true;
+  /** Extension (issue 42), present only while set: the custom headers' names, each value "[redacted]". */
+  headers?: Record<string, string>;
+  /** Extension (issue 42), present only while set: the OAuth2 settings without clientSecret. */
+  oauth2?: OAuth2Settings;
   disabledReason?: string;
 }
 
@@ -72,6 +77,7 @@ export function toWebhookSubscriptionResponse(row: WebhookSubscriptionEntity): W
   if (row.ordered) shape.waitingDeliveries = row.waitingDeliveries ?? 0;
   if (row.publicKey !== null) Object.assign(shape, { signatureSchemes: signatureSchemesOf(row), publicKey: row.publicKey });
   if (row.traceContext) shape.traceContext = true;
+  Object.assign(shape, receiverAuthView(row.receiverAuth));
   if (!row.enabled && row.disabledReason) shape.disabledReason = row.disabledReason;
   return shape;
 }
@@ -115,6 +121,23 @@ const SUBSCRIPTION_FIELDS: FieldSchemas<WebhookSubscriptionResponse> = {
     described(
       { type: 'boolean', const: true },
       "Extension: present (true) only while on: each attempt carries a W3C traceparent header whose parent is the attempt's span, for receivers that trace too.",
+    ),
+  ),
+  headers: optional(
+    described(
+      { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', const: REDACTED } },
+      'Extension (issue 42): the custom headers sent with every attempt, present only while set. Values are never shown: each reads "[redacted]". Written as name → value (at most 10; names ^[A-Za-z0-9][A-Za-z0-9_-]*$ up to 64 characters, unique case-insensitively, none the platform sets; values printable ASCII up to 1,024 characters); PATCH replaces the set, null removes it.',
+    ),
+  ),
+  oauth2: optional(
+    described(
+      {
+        type: 'object',
+        required: ['tokenUrl', 'clientId', 'authMethod'],
+        properties: { tokenUrl: uri, clientId: str, scope: str, audience: str, authMethod: enumOf(OAUTH2_AUTH_METHODS) },
+        additionalProperties: false,
+      },
+      'Extension (issue 42): OAuth2 client credentials, present only while set, never with clientSecret (write only). Each attempt carries Authorization: Bearer with a token from tokenUrl (same rules as url), fetched once and shared by every worker until shortly before it expires.',
     ),
   ),
   disabledReason: optional({ type: 'string', examples: ['auto_disabled_after_repeated_delivery_failures'] }),

@@ -50,8 +50,9 @@ import {
   WebhookUrlError,
 } from '../webhooks.errors';
 import { WEBHOOK_IDS } from '../webhooks.ids';
+import { ReceiverAuthInput, ReceiverAuthSettings } from './receiver-auth-settings';
 
-export interface CreateWebhookInput {
+export interface CreateWebhookInput extends ReceiverAuthInput {
   url: string;
   eventFilters: string[];
   maxRetries?: number;
@@ -64,7 +65,7 @@ export interface CreateWebhookInput {
   traceContext?: boolean;
 }
 
-export interface UpdateWebhookInput {
+export interface UpdateWebhookInput extends ReceiverAuthInput {
   url?: string;
   eventFilters?: string[];
   enabled?: boolean;
@@ -88,12 +89,14 @@ export class WebhookSubscriptionsService {
     private readonly urlPolicy: OutboundUrlPolicy,
     private readonly queue: WebhookQueue,
     private readonly secrets: SecretBox,
+    private readonly receiverAuth: ReceiverAuthSettings,
   ) {}
 
   async create(ctx: RequestContext, input: CreateWebhookInput): Promise<CreatedWebhookSubscriptionResponse> {
     // DNS runs before the transaction opens: a slow resolver must not hold a connection.
     const url = await this.checkedUrl(input.url);
     const id = newId(WEBHOOK_IDS.subscription);
+    const receiverAuth = this.receiverAuth.apply(null, await this.receiverAuth.sealed(id, input));
     const signingSecret = newSigningSecret();
     const row = Object.assign(new WebhookSubscriptionEntity(), {
       id,
@@ -106,6 +109,7 @@ export class WebhookSubscriptionsService {
       rateLimitPerSecond: input.rateLimitPerSecond ?? null,
       ordered: input.ordered ?? false,
       traceContext: input.traceContext ?? false,
+      receiverAuth,
       signingSecret: this.secrets.seal(signingSecret, id),
       previousSecret: null,
       previousSecretExpiresAt: null,
@@ -136,6 +140,7 @@ export class WebhookSubscriptionsService {
     if (input.rateLimitPerSecond !== undefined) changes.rateLimitPerSecond = input.rateLimitPerSecond;
     if (input.ordered !== undefined) changes.ordered = input.ordered;
     if (input.traceContext !== undefined) changes.traceContext = input.traceContext;
+    const authChanges = await this.receiverAuth.sealed(id, input);
     // Spec 3.4: enabling clears the reason and restarts the count of consecutive failures.
     // (And closes any back-pressure window: a fresh start.)
     if (input.enabled === true) Object.assign(changes, { disabledReason: null, consecutiveFailures: 0, backpressureUntil: null });
@@ -145,6 +150,7 @@ export class WebhookSubscriptionsService {
         // Row lock: a concurrent DELETE either happened (404) or waits for this commit.
         const current = await this.repository.find(ctx.accountId, id, tx.manager, true);
         if (!current) throw new WebhookNotFoundError(id);
+        if (Object.keys(authChanges).length > 0) changes.receiverAuth = this.receiverAuth.apply(current.receiverAuth, authChanges);
         // v1a switched on makes a new key pair; switched off drops the keys (previous one included); unchanged keeps them.
         if (input.signatureSchemes !== undefined && wantsV1a(input.signatureSchemes) !== (current.signingKey !== null)) {
           Object.assign(changes, this.v1aKeys(id, wantsV1a(input.signatureSchemes)));

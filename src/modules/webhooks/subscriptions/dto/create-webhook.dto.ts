@@ -20,6 +20,7 @@ import { OptionalNotNull } from '../../../../platform/http/validators';
 import { EVENT_NAME_MAX_LENGTH, isValidEventFilter, isValidEventName } from '../event-filter.rules';
 import { SIGNATURE_SCHEMES, SignatureScheme, SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
 import { URL_MAX_LENGTH } from '../../../../platform/net/url-policy.rules';
+import { OAuth2Dto, OAuth2Settings, ReceiverHeaders } from './receiver-auth.dto';
 
 const FILTER_SHAPES = `an exact event name (property.create), a prefix wildcard (jobRequest.*) or *, at most ${EVENT_NAME_MAX_LENGTH} characters`;
 
@@ -117,6 +118,13 @@ export class CreateWebhookDto {
   @OptionalNotNull()
   @IsBoolean()
   traceContext?: boolean;
+
+  /** Extension (issue 42): custom headers sent with every attempt (docs/webhooks.md "Receivers behind authentication"). */
+  @ReceiverHeaders()
+  headers?: Record<string, string> | null;
+  /** Extension (issue 42): an OAuth2 client-credentials token sent as Authorization: Bearer with every attempt. */
+  @OAuth2Settings()
+  oauth2?: OAuth2Dto | null;
 }
 
 /**

@@ -3,6 +3,7 @@ import { OptionalNotNull } from '../../../../platform/http/validators';
 import { SignatureScheme } from '../webhook-subscription.rules';
 import { EventFilterList, RateLimitPerSecond, SignatureSchemeList } from './create-webhook.dto';
 import { URL_MAX_LENGTH } from '../../../../platform/net/url-policy.rules';
+import { OAuth2Dto, OAuth2Settings, ReceiverHeaders } from './receiver-auth.dto';
 
 /**
  * PATCH /v1/webhooks/{webhookId}: the fields spec 4.8 lists (url, eventFilters, enabled), and
@@ -39,4 +40,11 @@ export class UpdateWebhookDto {
   @OptionalNotNull()
   @IsBoolean()
   traceContext?: boolean;
+
+  /** An extension (issue 42): replaces the whole set of custom headers; null removes them. */
+  @ReceiverHeaders()
+  headers?: Record<string, string> | null;
+  /** An extension (issue 42): replaces the whole OAuth2 object (the secret sent again); null removes it. */
+  @OAuth2Settings()
+  oauth2?: OAuth2Dto | null;
 }

@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { boundedCache } from '../../../../platform/cache/bounded-cache';
+import { SecretBox } from '../../../../platform/secrets/secret-box';
+import { SecretBoxError } from '../../../../platform/secrets/secret-box.rules';
+import { receiverAuthContext } from '../../subscriptions/receiver-auth.rules';
+import { DeliveryRow } from '../../webhook-delivery.row';
+import { ReceiverTokens, TokenResult } from './receiver-tokens';
+import { AttemptReport } from './webhook-delivery.rules';
+
+/** What an attempt presents to its receiver: extra headers, and the token they carry (a 401 drops it). */
+export interface PreparedAuth {
+  headers: Record<string, string>;
+  token?: TokenResult;
+}
+
+/** Header sets kept open at most, by subscription and sealed value. */
+const OPENED_MAX = 1_000;
+const NONE: PreparedAuth = { headers: {} };
+
+/**
+ * Receiver authentication, the send step's part (issue 42): the subscription's custom headers (opened
+ * from their sealed form, kept open for a while like signing secrets) and its OAuth2 bearer token
+ * (ReceiverTokens). A token endpoint that fails fails the attempt before anything is POSTed
+ * (`tokenRequestFailed`, retried on the usual schedule). Nothing here is logged: header values and
+ * tokens never leave the request.
+ */
+@Injectable()
+export class ReceiverAuth {
+  private readonly opened = boundedCache<string, Record<string, string>>(OPENED_MAX);
+
+  constructor(
+    private readonly box: SecretBox,
+    private readonly tokens: ReceiverTokens,
+  ) {}
+
+  /** The attempt's extra headers, or the report of an attempt that cannot go (no token, credentials that do not open). */
+  async prepare({
+    subscriptionId,
+    subscription,
+  }: Pick<DeliveryRow, 'subscriptionId' | 'subscription'>): Promise<PreparedAuth | AttemptReport> {
+    const auth = subscription.receiverAuth;
+    if (!auth) return NONE;
+    try {
+      const headers = auth.headers ? { ...this.openHeaders(subscriptionId, auth.headers.sealed) } : {};
+      if (!auth.oauth2) return { headers };
+      const { oauth2 } = auth;
+      const token = await this.tokens.token(subscriptionId, oauth2, () =>
+        this.box.open(oauth2.clientSecret, receiverAuthContext(subscriptionId, 'oauth2')),
+      );
+      if ('problem' in token) return tokenFailure(token.problem);
+      return { headers: { ...headers, authorization: `Bearer ${token.token}` }, token };
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      return {
+        outcome: 'failed',
+        responseCode: null,
+        responseSnippet: null,
+        errorMessage: 'receiver credentials do not open with SECRETS_ENCRYPTION_KEY: set them again (PATCH)',
+        errorClass: null,
+      };
+    }
+  }
+
+  /** After the receiver's answer: a 401 drops the token it refused, so the next attempt asks for a new one. */
+  async answered(prepared: PreparedAuth, responseCode: number | null): Promise<void> {
+    if (responseCode === 401 && prepared.token) await this.tokens.refused(prepared.token);
+  }
+
+  private openHeaders(subscriptionId: string, sealed: string): Record<string, string> {
+    const key = `${subscriptionId}:${sealed}`;
+    let headers = this.opened.get(key);
+    if (headers === undefined) {
+      headers = JSON.parse(this.box.open(sealed, receiverAuthContext(subscriptionId, 'headers'))) as Record<string, string>;
+      this.opened.set(key, headers);
+    }
+    return headers;
+  }
+}
+
+function tokenFailure(problem: string): AttemptReport {
+  return {
+    outcome: 'failed',
+    responseCode: null,
+    responseSnippet: null,
+    errorMessage: `token request failed: ${problem}`.slice(0, 500),
+    errorClass: 'tokenRequestFailed',
+    resolvedIp: null,
+    timings: null,
+  };
+}
+
+/** Whether prepare answered with a report (the attempt stops there). */
+export function isStoppedAttempt(value: PreparedAuth | AttemptReport): value is AttemptReport {
+  return 'outcome' in value;
+}
