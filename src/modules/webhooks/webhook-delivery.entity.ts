@@ -3,8 +3,12 @@ import { Column, Entity, PrimaryColumn, VirtualColumn } from 'typeorm';
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed_permanent';
 
 /** Why an attempt got no (usable) answer: the delivery log's error class (an extension of the spec, docs/webhooks.md). */
-/** `tokenRequestFailed` (issue 42): the receiver's OAuth2 token endpoint failed, so nothing was POSTed. */
-export type AttemptErrorClass = 'dns' | 'refused' | 'tls' | 'timeout' | 'urlRule' | 'tooLarge' | 'network' | 'tokenRequestFailed';
+/**
+ * Issue 42: `tokenRequestFailed`, the receiver's OAuth2 token endpoint failed; `clientCertificateExpired`,
+ * the subscription's mTLS certificate has expired (never retried). Nothing was POSTed in either case.
+ */
+export type AttemptErrorClass =
+  'dns' | 'refused' | 'tls' | 'timeout' | 'urlRule' | 'tooLarge' | 'network' | 'tokenRequestFailed' | 'clientCertificateExpired';
 
 /** Milliseconds of each phase of an attempt; null for a phase it did not go through (a kept-alive connection has no connect). */
 export interface AttemptTimings {

@@ -11,6 +11,7 @@ import {
   StoredReceiverAuth,
   withReceiverAuth,
 } from './receiver-auth.rules';
+import { checkMtls, MtlsInput, StoredMtls } from './receiver-mtls.rules';
 
 /** Receiver authentication as create and PATCH take it (validated by the DTOs); null removes an option (PATCH). */
 export interface ReceiverAuthInput {
@@ -23,6 +24,7 @@ export interface ReceiverAuthInput {
     audience?: string;
     authMethod?: OAuth2AuthMethod;
   } | null;
+  mtls?: MtlsInput | null;
 }
 
 /**
@@ -63,7 +65,21 @@ export class ReceiverAuthSettings {
         };
       }
     }
+    if (input.mtls !== undefined) changes.mtls = input.mtls === null ? null : this.sealedMtls(id, input.mtls);
     return changes;
+  }
+
+  /** mTLS checked (400 naming the field: mtls.clientCertificate, mtls.clientKey, mtls.serverCaCertificate), its key sealed. */
+  private sealedMtls(id: string, input: MtlsInput): StoredMtls {
+    const checked = checkMtls(input, new Date());
+    if ('field' in checked) throw ValidationError.field(`#/mtls/${checked.field}`, `mtls.${checked.field} ${checked.message}`);
+    return {
+      clientCertificate: input.clientCertificate,
+      clientKey: this.secrets.seal(input.clientKey, receiverAuthContext(id, 'mtls')),
+      ...(input.serverCaCertificate === undefined ? {} : { serverCaCertificate: input.serverCaCertificate }),
+      certificateSubject: checked.subject,
+      certificateExpiresAt: checked.expiresAt.toISOString(),
+    };
   }
 
   /**

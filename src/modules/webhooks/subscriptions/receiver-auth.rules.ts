@@ -1,3 +1,5 @@
+import { MtlsView, mtlsView, StoredMtls } from './receiver-mtls.rules';
+
 /**
  * Receiver authentication (issue 42, an extension): what a subscription may ask us to present to a
  * receiver that sits behind a gateway (custom headers, an OAuth2 client-credentials token), how it is
@@ -87,10 +89,11 @@ export interface OAuth2Settings {
 export interface StoredReceiverAuth {
   headers?: { names: string[]; sealed: string };
   oauth2?: OAuth2Settings & { clientSecret: string };
+  mtls?: StoredMtls;
 }
 
 /** The SecretBox context of a subscription's receiver credentials: they open for that subscription and that use only. */
-export function receiverAuthContext(subscriptionId: string, part: 'headers' | 'oauth2' | 'token'): string {
+export function receiverAuthContext(subscriptionId: string, part: 'headers' | 'oauth2' | 'token' | 'mtls'): string {
   return `${subscriptionId}:auth:${part}`;
 }
 
@@ -98,6 +101,7 @@ export function receiverAuthContext(subscriptionId: string, part: 'headers' | 'o
 export interface ReceiverAuthView {
   headers?: Record<string, string>;
   oauth2?: OAuth2Settings;
+  mtls?: MtlsView;
 }
 
 /** The read view: header names with `[redacted]` values, OAuth2 without its secret. */
@@ -108,6 +112,7 @@ export function receiverAuthView(stored: StoredReceiverAuth | null | undefined):
     const { clientSecret: _secret, ...shown } = stored.oauth2;
     view.oauth2 = shown;
   }
+  if (stored?.mtls) view.mtls = mtlsView(stored.mtls);
   return view;
 }
 

@@ -16,6 +16,7 @@ import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
 import { SIGNATURE_SCHEMES, SignatureScheme, signatureSchemesOf } from './webhook-subscription.rules';
 import { WEBHOOK_IDS } from '../webhooks.ids';
 import { OAUTH2_AUTH_METHODS, OAuth2Settings, REDACTED, receiverAuthView } from './receiver-auth.rules';
+import { MtlsView } from './receiver-mtls.rules';
 
 /** A subscription as every route shows it (spec 2.7): never a secret; disabledReason only while disabled with one. */
 export interface WebhookSubscriptionResponse {
@@ -44,6 +45,8 @@ export interface WebhookSubscriptionResponse {
   headers?: Record<string, string>;
   /** Extension (issue 42), present only while set: the OAuth2 settings without clientSecret. */
   oauth2?: OAuth2Settings;
+  /** Extension (issue 42), present only while set: the client certificate's subject and expiry, the CA as given. */
+  mtls?: MtlsView;
   disabledReason?: string;
 }
 
@@ -138,6 +141,17 @@ const SUBSCRIPTION_FIELDS: FieldSchemas<WebhookSubscriptionResponse> = {
         additionalProperties: false,
       },
       'Extension (issue 42): OAuth2 client credentials, present only while set, never with clientSecret (write only). Each attempt carries Authorization: Bearer with a token from tokenUrl (same rules as url), fetched once and shared by every worker until shortly before it expires.',
+    ),
+  ),
+  mtls: optional(
+    described(
+      {
+        type: 'object',
+        required: ['certificateSubject', 'certificateExpiresAt'],
+        properties: { certificateSubject: str, certificateExpiresAt: dateTime, serverCaCertificate: str },
+        additionalProperties: false,
+      },
+      'Extension (issue 42): mutual TLS, present only while set. Written as { clientCertificate, clientKey, serverCaCertificate? } (PEM); reads show the certificate subject and expiry and the CA as given, never the key or the client certificate. An attempt after the certificate expired fails without a retry (errorClass clientCertificateExpired).',
     ),
   ),
   disabledReason: optional({ type: 'string', examples: ['auto_disabled_after_repeated_delivery_failures'] }),

@@ -1,4 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import type { Agent } from 'undici';
+import { AppConfig } from '../../../../config/config';
+import { APP_CONFIG } from '../../../../config/config.module';
+import { OutboundUrlPolicy } from '../../../../platform/net/outbound-url-policy';
+import { mtlsExpired, StoredMtls } from '../../subscriptions/receiver-mtls.rules';
 import { boundedCache } from '../../../../platform/cache/bounded-cache';
 import { SecretBox } from '../../../../platform/secrets/secret-box';
 import { SecretBoxError } from '../../../../platform/secrets/secret-box.rules';
@@ -7,14 +12,20 @@ import { DeliveryRow } from '../../webhook-delivery.row';
 import { ReceiverTokens, TokenResult } from './receiver-tokens';
 import { AttemptReport } from './webhook-delivery.rules';
 
-/** What an attempt presents to its receiver: extra headers, and the token they carry (a 401 drops it). */
+/** What an attempt presents to its receiver: extra headers, the token they carry (a 401 drops it), the agent with its client certificate. */
 export interface PreparedAuth {
   headers: Record<string, string>;
   token?: TokenResult;
+  agent?: Agent;
 }
 
 /** Header sets kept open at most, by subscription and sealed value. */
 const OPENED_MAX = 1_000;
+/**
+ * mTLS agents kept at most (one per subscription and key): an agent dropped from the cache is not closed,
+ * since attempts may still use it; its idle sockets close after the keep-alive time-out and it is collected.
+ */
+const AGENTS_MAX = 100;
 const NONE: PreparedAuth = { headers: {} };
 
 /**
@@ -25,13 +36,20 @@ const NONE: PreparedAuth = { headers: {} };
  * tokens never leave the request.
  */
 @Injectable()
-export class ReceiverAuth {
+export class ReceiverAuth implements OnApplicationShutdown {
   private readonly opened = boundedCache<string, Record<string, string>>(OPENED_MAX);
+  private readonly agents = boundedCache<string, Agent>(AGENTS_MAX);
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly box: SecretBox,
     private readonly tokens: ReceiverTokens,
+    private readonly policy: OutboundUrlPolicy,
   ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.agents.values()].map((agent) => agent.close().catch(() => undefined)));
+  }
 
   /** The attempt's extra headers, or the report of an attempt that cannot go (no token, credentials that do not open). */
   async prepare({
@@ -41,14 +59,16 @@ export class ReceiverAuth {
     const auth = subscription.receiverAuth;
     if (!auth) return NONE;
     try {
+      if (auth.mtls && mtlsExpired(auth.mtls, new Date())) return certificateExpired(auth.mtls.certificateExpiresAt);
+      const agent = auth.mtls ? this.agentFor(subscriptionId, auth.mtls) : undefined;
       const headers = auth.headers ? { ...this.openHeaders(subscriptionId, auth.headers.sealed) } : {};
-      if (!auth.oauth2) return { headers };
+      if (!auth.oauth2) return { headers, agent };
       const { oauth2 } = auth;
       const token = await this.tokens.token(subscriptionId, oauth2, () =>
         this.box.open(oauth2.clientSecret, receiverAuthContext(subscriptionId, 'oauth2')),
       );
       if ('problem' in token) return tokenFailure(token.problem);
-      return { headers: { ...headers, authorization: `Bearer ${token.token}` }, token };
+      return { headers: { ...headers, authorization: `Bearer ${token.token}` }, token, agent };
     } catch (error) {
       if (!(error instanceof SecretBoxError)) throw error;
       return {
@@ -66,6 +86,22 @@ export class ReceiverAuth {
     if (responseCode === 401 && prepared.token) await this.tokens.refused(prepared.token);
   }
 
+  /** The subscription's agent presenting its client certificate (and trusting only its CA, when given). */
+  private agentFor(subscriptionId: string, mtls: StoredMtls): Agent {
+    const key = `${subscriptionId}:${mtls.clientKey}`;
+    let agent = this.agents.get(key);
+    if (agent === undefined) {
+      const tls = {
+        cert: mtls.clientCertificate,
+        key: this.box.open(mtls.clientKey, receiverAuthContext(subscriptionId, 'mtls')),
+        ...(mtls.serverCaCertificate === undefined ? {} : { ca: mtls.serverCaCertificate }),
+      };
+      agent = this.policy.createAgent({ connectTimeoutMs: this.config.webhook.timeoutMs, keepAliveTimeoutMs: 4_000, tls });
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
   private openHeaders(subscriptionId: string, sealed: string): Record<string, string> {
     const key = `${subscriptionId}:${sealed}`;
     let headers = this.opened.get(key);
@@ -75,6 +111,19 @@ export class ReceiverAuth {
     }
     return headers;
   }
+}
+
+/** An attempt with an expired client certificate: not sent, never retried (the subscription must be given a new one). */
+function certificateExpired(expiresAt: string): AttemptReport {
+  return {
+    outcome: 'fatal',
+    responseCode: null,
+    responseSnippet: null,
+    errorMessage: `mTLS client certificate expired at ${expiresAt}: set a new one (PATCH mtls)`,
+    errorClass: 'clientCertificateExpired',
+    resolvedIp: null,
+    timings: null,
+  };
 }
 
 function tokenFailure(problem: string): AttemptReport {

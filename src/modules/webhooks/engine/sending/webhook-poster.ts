@@ -105,7 +105,7 @@ export class WebhookPoster implements OnApplicationShutdown {
       traceparent,
     });
     // Ours go last: the subscription's names never replace them (the API refuses those names anyway).
-    const report = await this.post(checked, { ...auth.headers, ...headers }, body);
+    const report = await this.post(checked, { ...auth.headers, ...headers }, body, auth.agent ?? this.agent);
     await this.receiverAuth.answered(auth, report.responseCode);
     return { report, at, durationMs: Math.round(performance.now() - started) };
   }
@@ -145,7 +145,7 @@ export class WebhookPoster implements OnApplicationShutdown {
    * One POST, traced: the address it reached and its timings (DNS = the check's resolution plus the
    * connection's own lookup when it opened one; connect and TLS only on a new connection).
    */
-  private async post(target: CheckedTarget, headers: Record<string, string>, body: string): Promise<AttemptReport> {
+  private async post(target: CheckedTarget, headers: Record<string, string>, body: string, agent: Agent): Promise<AttemptReport> {
     const { timeoutMs } = this.config.webhook;
     const { url } = target;
     const signal = AbortSignal.timeout(timeoutMs);
@@ -157,7 +157,7 @@ export class WebhookPoster implements OnApplicationShutdown {
     let responseCode: number | null = null;
     try {
       const response = await RequestTrace.during(trace, () =>
-        this.agent.request({
+        agent.request({
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method: 'POST',

@@ -15,6 +15,7 @@ import {
 import { OptionalNotNull } from '../../../../platform/http/validators';
 import { URL_MAX_LENGTH } from '../../../../platform/net/url-policy.rules';
 import { OAUTH2_AUTH_METHODS, OAuth2AuthMethod, receiverHeadersIssue } from '../receiver-auth.rules';
+import { MTLS_PEM_MAX } from '../receiver-mtls.rules';
 
 /** Printable ASCII, as a form field or a Basic credential carries it without surprises. */
 const PRINTABLE = /^[\x20-\x7e]*$/;
@@ -79,5 +80,31 @@ export function OAuth2Settings(): PropertyDecorator {
     IsObject(),
     ValidateNested(),
     Type(() => OAuth2Dto),
+  );
+}
+
+/** `mtls` (issue 42, an extension): PEM texts; whether they parse, match and are current is checked in the service. */
+export class MtlsDto {
+  @IsString()
+  @MaxLength(MTLS_PEM_MAX)
+  clientCertificate: string;
+
+  @IsString()
+  @MaxLength(MTLS_PEM_MAX)
+  clientKey: string;
+
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(MTLS_PEM_MAX)
+  serverCaCertificate?: string;
+}
+
+/** An `mtls` field: an object (null on PATCH removes it). */
+export function MtlsSettings(): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    IsObject(),
+    ValidateNested(),
+    Type(() => MtlsDto),
   );
 }

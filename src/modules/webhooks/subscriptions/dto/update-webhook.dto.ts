@@ -3,7 +3,7 @@ import { OptionalNotNull } from '../../../../platform/http/validators';
 import { SignatureScheme } from '../webhook-subscription.rules';
 import { EventFilterList, RateLimitPerSecond, SignatureSchemeList } from './create-webhook.dto';
 import { URL_MAX_LENGTH } from '../../../../platform/net/url-policy.rules';
-import { OAuth2Dto, OAuth2Settings, ReceiverHeaders } from './receiver-auth.dto';
+import { MtlsDto, MtlsSettings, OAuth2Dto, OAuth2Settings, ReceiverHeaders } from './receiver-auth.dto';
 
 /**
  * PATCH /v1/webhooks/{webhookId}: the fields spec 4.8 lists (url, eventFilters, enabled), and
@@ -47,4 +47,7 @@ export class UpdateWebhookDto {
   /** An extension (issue 42): replaces the whole OAuth2 object (the secret sent again); null removes it. */
   @OAuth2Settings()
   oauth2?: OAuth2Dto | null;
+  /** Extension (issue 42): a client certificate presented to the receiver, and the one CA trusted for it; null removes it (PATCH). */
+  @MtlsSettings()
+  mtls?: MtlsDto | null;
 }
