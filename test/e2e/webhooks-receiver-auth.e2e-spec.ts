@@ -90,6 +90,59 @@ describe('receivers behind authentication (issue 42)', () => {
     });
   });
 
+  describe('malformed input (the new fields fuzzed, as the malformed-input suite does the documented example)', () => {
+    const BAD: Array<[string, unknown]> = [
+      ['null', null],
+      ['0', 0],
+      ['-1', -1],
+      ['1e308', 1e308],
+      ['true', true],
+      ['a list', []],
+      ['an object', {}],
+      ['empty', ''],
+      ['20,000 characters', 'x'.repeat(20_000)],
+      ['NUL', '\u0000'],
+      ['a lone surrogate', '\ud800'],
+    ];
+    const oauth2 = {
+      tokenUrl: 'https://localhost/token',
+      clientId: 'c',
+      clientSecret: 's',
+      scope: 'a',
+      audience: 'b',
+      authMethod: 'clientSecretPost',
+    };
+    const mtls = { clientCertificate: 'x', clientKey: 'y', serverCaCertificate: 'z' };
+    const variants: Array<[string, Record<string, unknown>]> = [];
+    for (const [name, value] of BAD) {
+      for (const option of ['headers', 'oauth2', 'mtls']) variants.push([`${option} = ${name}`, { [option]: value }]);
+      variants.push([`headers.X-Key = ${name}`, { headers: { 'X-Key': value } }]);
+      for (const field of Object.keys(oauth2)) variants.push([`oauth2.${field} = ${name}`, { oauth2: { ...oauth2, [field]: value } }]);
+      for (const field of Object.keys(mtls)) variants.push([`mtls.${field} = ${name}`, { mtls: { ...mtls, [field]: value } }]);
+    }
+    variants.push(
+      ['oauth2 + unknown field', { oauth2: { ...oauth2, extra: 1 } }],
+      ['mtls + unknown field', { mtls: { ...mtls, extra: 1 } }],
+    );
+
+    it(`answers each of ${variants.length} variants on create and PATCH with a problem document, never a 500`, async () => {
+      const sub = await createSubscription(api);
+      const wrong: string[] = [];
+      for (const [name, fields] of variants) {
+        for (const res of [
+          await api.post('/v1/webhooks').send({ url: hookUrl(), eventFilters: ['*'], ...fields }),
+          await api.patch(`/v1/webhooks/${sub.id}`).send(fields),
+        ]) {
+          const ok =
+            res.status < 300 ||
+            (res.status >= 400 && res.status < 500 && res.headers['content-type']?.startsWith('application/problem+json'));
+          if (!ok) wrong.push(`${name}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+    });
+  });
+
   it('sends the headers with every attempt and test delivery, never shows their values, keeps them sealed', async () => {
     const r = await engine.receiver();
     const sub = await createSubscription(api, {
