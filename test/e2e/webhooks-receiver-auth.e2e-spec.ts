@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { ApiClient, TestApp } from '../support/app';
+import { consoleSignIn } from '../support/console';
 import { expectProblem } from '../support/problem';
 import { startTokenEndpoint, TokenEndpoint } from '../support/token-endpoint';
 import { sleep, waitUntil } from '../support/wait';
@@ -361,6 +362,25 @@ describe('receivers behind authentication (issue 42)', () => {
       expect(full.attempts).toHaveLength(2);
       for (const attempt of full.attempts)
         expect(attempt).toMatchObject({ errorClass: 'tokenRequestFailed', errorMessage: expect.stringContaining('ECONNREFUSED') });
+    });
+
+    it('the console shows the header names (never a value), the token endpoint and its last error in words', async () => {
+      const endpoint = await tokenEndpoint();
+      endpoint.enqueue({ status: 503 });
+      const r = await engine.receiver();
+      const sub = await createSubscription(api, {
+        url: `${r.url}/console`,
+        eventFilters: ['property.update'],
+        headers: { 'X-Api-Key': SECRET_VALUE },
+        oauth2: { tokenUrl: endpoint.url, clientId: 'console-client', clientSecret: SECRET_VALUE },
+      });
+      await testDelivery(r, sub.id);
+      const session = await consoleSignIn(t, accountId);
+      const page = (await session.get(`/console/webhooks/${sub.id}`).expect(200)).text;
+      expect(page).toContain('X-Api-Key');
+      expect(page).toContain('console-client');
+      expect(page).toContain('token endpoint answered HTTP 503');
+      expect(page).not.toContain(SECRET_VALUE);
     });
 
     it('PATCH oauth2 replaces it (a new token); null removes it', async () => {
