@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Agent } from 'undici';
 import { AppConfig } from '../../../../config/config';
 import { APP_CONFIG } from '../../../../config/config.module';
+import { boundedCache } from '../../../../platform/cache/bounded-cache';
 import { OutboundUrlPolicy, policyViolationOf } from '../../../../platform/net/outbound-url-policy';
 import { UrlPolicyError } from '../../../../platform/net/url-policy.rules';
 import { REDIS } from '../../../../platform/redis/redis.module';
@@ -14,7 +15,8 @@ import { tokenCacheName, tokenFromAnswer, tokenRequest } from './receiver-token.
 import { networkErrorMessage } from './webhook-delivery.rules';
 
 /** A token to send, with the cached value it came from (a 401 drops exactly that one), or why there is none. */
-export type TokenResult = { token: string; cached: string | null; name: string } | { problem: string };
+export type Token = { token: string; cached: string | null; name: string };
+export type TokenResult = Token | { problem: string };
 
 /** Bytes of a token endpoint's answer read at most (a token answer is a few hundred). */
 const ANSWER_MAX_BYTES = 64 * 1024;
@@ -23,6 +25,8 @@ const POLL_MS = 25;
 /** A failed request's reason stays this long for the attempts that waited for it. */
 const FAILURE_HOLDS_MS = 5_000;
 /** Drops the cached token only if it is still the one that was refused (a newer one stays). */
+/** Tokens held open per process at most. */
+const HELD_MAX = 1_000;
 const DROP_LUA = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0`;
 
 interface DropClient {
@@ -44,6 +48,12 @@ export class ReceiverTokens implements OnApplicationShutdown {
   private readonly prefix: string;
   /** Requests for a token running in this process, by cache name: attempts of a batch share one. */
   private readonly running = new Map<string, Promise<TokenResult>>();
+  /**
+   * Tokens this process holds open, by cache name, until their shared copy expires: a fan-out's attempts
+   * reuse them without a Redis round trip or an opening each. A 401 drops the copy here and in Redis; other
+   * processes' copies of the same token go at their own 401 (their retry then finds the new one).
+   */
+  private readonly held = boundedCache<string, { result: Token; until: number }>(HELD_MAX);
   private redisDownReported = false;
 
   constructor(
@@ -64,6 +74,8 @@ export class ReceiverTokens implements OnApplicationShutdown {
   /** The subscription's token: the shared one, or a new one asked for once. `openSecret` opens the client secret. */
   token(subscriptionId: string, stored: OAuth2Settings & { clientSecret: string }, openSecret: () => string): Promise<TokenResult> {
     const name = tokenCacheName(subscriptionId, stored);
+    const held = this.held.get(name);
+    if (held && held.until > Date.now()) return Promise.resolve(held.result);
     let running = this.running.get(name);
     if (!running) {
       running = this.shared(subscriptionId, name, stored, openSecret).finally(() => this.running.delete(name));
@@ -74,8 +86,16 @@ export class ReceiverTokens implements OnApplicationShutdown {
 
   /** After the receiver answered 401 to `result`'s token: the next attempt asks for a new one. */
   async refused(result: TokenResult): Promise<void> {
-    if (!('token' in result) || result.cached === null) return;
+    if (!('token' in result)) return;
+    if (this.held.get(result.name)?.result.token === result.token) this.held.delete(result.name);
+    if (result.cached === null) return;
     await (this.redis as unknown as DropClient).dropToken(this.key(result.name), result.cached).catch(() => undefined);
+  }
+
+  /** Holds the token open here for `ttlMs` (its shared copy's time left). */
+  private hold(result: Token, ttlMs: number): TokenResult {
+    if (ttlMs > 0) this.held.set(result.name, { result, until: Date.now() + ttlMs });
+    return result;
   }
 
   private key(name: string): string {
@@ -94,8 +114,8 @@ export class ReceiverTokens implements OnApplicationShutdown {
     const deadline = Date.now() + this.config.webhook.timeoutMs * 2;
     try {
       for (;;) {
-        const cached = await this.redis.get(key);
-        if (cached !== null) return { token: this.box.open(cached, context), cached, name };
+        const [[, cached], [, ttl]] = (await this.redis.multi().get(key).pttl(key).exec()) as [[unknown, string | null], [unknown, number]];
+        if (cached !== null) return this.hold({ token: this.box.open(cached, context), cached, name }, ttl);
         const lock = randomUUID();
         if ((await this.redis.set(`${key}:lock`, lock, 'PX', this.config.webhook.timeoutMs + 1_000, 'NX')) === 'OK') {
           try {
@@ -137,8 +157,9 @@ export class ReceiverTokens implements OnApplicationShutdown {
     }
     this.redisDownReported = false;
     const cached = this.box.seal(fetched.accessToken, context);
-    await this.redis.set(key, cached, 'PX', Math.max(1, tokenReuseMs(fetched.expiresIn)));
-    return { token: fetched.accessToken, cached, name };
+    const reuseMs = Math.max(1, tokenReuseMs(fetched.expiresIn));
+    await this.redis.set(key, cached, 'PX', reuseMs);
+    return this.hold({ token: fetched.accessToken, cached, name }, reuseMs);
   }
 
   /**
