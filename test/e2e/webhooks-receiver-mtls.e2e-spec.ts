@@ -149,6 +149,22 @@ describe('receivers behind mutual TLS (issue 42)', () => {
     expect(delivery.status).toBe('failed_permanent');
     expect(delivery.attempts).toHaveLength(1);
     expect(delivery.attempts[0]).toMatchObject({ errorClass: 'clientCertificateExpired', responseCode: null });
+    // A second delivery fails the same way; the operational event is published once per certificate.
+    await testDelivery(sub.id);
+    await finalAttempts(sub.id, 2);
+    const events = await engine
+      .started()
+      .db.query(`SELECT client_request_id, results FROM events WHERE account_id = $1 AND event_name = 'webhook.clientCertificateExpired'`, [
+        engine.started().account.accountId,
+      ]);
+    expect(events).toHaveLength(1);
+    expect(events[0].client_request_id).toBe(sub.id);
+    expect(events[0].results[0]).toMatchObject({
+      subscriptionId: sub.id,
+      certificateSubject: 'CN=short-lived, O=Receiver Auth Tests',
+      certificateExpiresAt: sub.mtls.certificateExpiresAt,
+      deliveryId: delivery.id,
+    });
 
     const removed = (await api.patch(`/v1/webhooks/${sub.id}`).send({ mtls: null }).expect(200)).body;
     expect(removed).not.toHaveProperty('mtls');

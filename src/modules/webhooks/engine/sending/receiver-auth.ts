@@ -2,7 +2,10 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { Agent } from 'undici';
 import { AppConfig } from '../../../../config/config';
 import { APP_CONFIG } from '../../../../config/config.module';
+import Redis from 'ioredis';
 import { OutboundUrlPolicy } from '../../../../platform/net/outbound-url-policy';
+import { REDIS } from '../../../../platform/redis/redis.module';
+import { WebhookOperationalEvents } from '../settlement/webhook-operational-events.service';
 import { mtlsExpired, StoredMtls } from '../../subscriptions/receiver-mtls.rules';
 import { boundedCache } from '../../../../platform/cache/bounded-cache';
 import { SecretBox } from '../../../../platform/secrets/secret-box';
@@ -26,6 +29,8 @@ const OPENED_MAX = 1_000;
  * since attempts may still use it; its idle sockets close after the keep-alive time-out and it is collected.
  */
 const AGENTS_MAX = 100;
+/** How long the "expiry reported" mark of a certificate lasts (one event per certificate). */
+const EXPIRED_MARK_SECONDS = 30 * 24 * 3600;
 const NONE: PreparedAuth = { headers: {} };
 
 /**
@@ -45,6 +50,8 @@ export class ReceiverAuth implements OnApplicationShutdown {
     private readonly box: SecretBox,
     private readonly tokens: ReceiverTokens,
     private readonly policy: OutboundUrlPolicy,
+    private readonly operational: WebhookOperationalEvents,
+    @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -52,14 +59,15 @@ export class ReceiverAuth implements OnApplicationShutdown {
   }
 
   /** The attempt's extra headers, or the report of an attempt that cannot go (no token, credentials that do not open). */
-  async prepare({
-    subscriptionId,
-    subscription,
-  }: Pick<DeliveryRow, 'subscriptionId' | 'subscription'>): Promise<PreparedAuth | AttemptReport> {
+  async prepare(work: Pick<DeliveryRow, 'id' | 'accountId' | 'subscriptionId' | 'subscription'>): Promise<PreparedAuth | AttemptReport> {
+    const { subscriptionId, subscription } = work;
     const auth = subscription.receiverAuth;
     if (!auth) return NONE;
     try {
-      if (auth.mtls && mtlsExpired(auth.mtls, new Date())) return certificateExpired(auth.mtls.certificateExpiresAt);
+      if (auth.mtls && mtlsExpired(auth.mtls, new Date())) {
+        await this.reportExpired(work, auth.mtls);
+        return certificateExpired(auth.mtls.certificateExpiresAt);
+      }
       const agent = auth.mtls ? this.agentFor(subscriptionId, auth.mtls) : undefined;
       const headers = auth.headers ? { ...this.openHeaders(subscriptionId, auth.headers.sealed) } : {};
       if (!auth.oauth2) return { headers, agent };
@@ -84,6 +92,23 @@ export class ReceiverAuth implements OnApplicationShutdown {
   /** After the receiver's answer: a 401 drops the token it refused, so the next attempt asks for a new one. */
   async answered(prepared: PreparedAuth, responseCode: number | null): Promise<void> {
     if (responseCode === 401 && prepared.token) await this.tokens.refused(prepared.token);
+  }
+
+  /**
+   * webhook.clientCertificateExpired, once per certificate across workers (a Redis mark kept 30 days; a
+   * failed publication removes it, so a later attempt tries again). Without Redis it is not published.
+   */
+  private async reportExpired(
+    work: Pick<DeliveryRow, 'id' | 'accountId' | 'subscriptionId' | 'subscription'>,
+    mtls: StoredMtls,
+  ): Promise<void> {
+    const mark = `${this.config.redisPrefix}:cert-expired:{${work.subscriptionId}}:${mtls.certificateExpiresAt}`;
+    try {
+      if ((await this.redis.set(mark, '1', 'EX', EXPIRED_MARK_SECONDS, 'NX')) !== 'OK') return;
+      if (!(await this.operational.clientCertificateExpired(work, mtls))) await this.redis.del(mark);
+    } catch {
+      // Redis unreachable: the attempt still fails as it must; the event waits for a later attempt.
+    }
   }
 
   /** The subscription's agent presenting its client certificate (and trusting only its CA, when given). */
