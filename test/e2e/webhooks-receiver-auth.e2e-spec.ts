@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { ApiClient, TestApp } from '../support/app';
+import { ReceiverAuthUpkeep } from '../../src/modules/webhooks/engine/maintenance/receiver-auth-upkeep';
 import { consoleSignIn } from '../support/console';
 import { expectProblem } from '../support/problem';
 import { startTokenEndpoint, TokenEndpoint } from '../support/token-endpoint';
@@ -381,6 +382,29 @@ describe('receivers behind authentication (issue 42)', () => {
       expect(page).toContain('console-client');
       expect(page).toContain('token endpoint answered HTTP 503');
       expect(page).not.toContain(SECRET_VALUE);
+    });
+
+    it("the secrets' upkeep seals receiver credentials not sealed with the current key again", async () => {
+      const endpoint = await tokenEndpoint();
+      const r = await engine.receiver();
+      const sub = await createSubscription(api, {
+        url: `${r.url}/upkeep`,
+        eventFilters: ['property.update'],
+        oauth2: { tokenUrl: endpoint.url, clientId: 'c', clientSecret: 's' },
+      });
+      // As a value stored before encryption reads (43 base64url characters, opened as it is).
+      const plain = 'P'.repeat(43);
+      const { db, worker } = engine.started();
+      await db.query(
+        `UPDATE webhook_subscriptions SET receiver_auth = jsonb_set(receiver_auth, '{oauth2,clientSecret}', to_jsonb($2::text)) WHERE id = $1`,
+        [sub.id, plain],
+      );
+      const { resealed } = await worker.ctx.get(ReceiverAuthUpkeep).run();
+      expect(resealed).toBeGreaterThanOrEqual(1);
+      const row = await subscriptionRow(db, sub.id);
+      expect(row.receiver_auth.oauth2.clientSecret).toMatch(/^v1\./);
+      await testDelivery(r, sub.id);
+      expect(endpoint.requests[0].headers.authorization).toBe(`Basic ${Buffer.from(`c:${plain}`).toString('base64')}`);
     });
 
     it('PATCH oauth2 replaces it (a new token); null removes it', async () => {

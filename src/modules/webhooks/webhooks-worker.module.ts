@@ -17,6 +17,7 @@ import { PartitionUpkeepService } from './engine/maintenance/partition-upkeep.se
 import { WebhookMaintenanceSchedule } from './engine/maintenance/webhook-maintenance.schedule';
 import { WebhookRetentionService } from './engine/maintenance/webhook-retention.service';
 import { WebhookSecretsService } from './engine/maintenance/webhook-secrets.service';
+import { ReceiverAuthUpkeep } from './engine/maintenance/receiver-auth-upkeep';
 import { WebhookSweepService } from './engine/maintenance/webhook-sweep.service';
 import { WebhookAttemptPipeline } from './engine/pipeline/webhook-attempt-pipeline.service';
 import { WebhookReplayProcessor } from './engine/replay/webhook-replay.processor';
@@ -85,6 +86,7 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     WebhookRetentionService,
     PartitionUpkeepService,
     WebhookSecretsService,
+    ReceiverAuthUpkeep,
     WebhookMaintenanceSchedule,
   ],
 })

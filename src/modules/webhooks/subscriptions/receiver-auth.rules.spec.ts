@@ -1,4 +1,15 @@
-import { REDACTED, receiverAuthView, receiverHeadersIssue, tokenReuseMs, withReceiverAuth } from './receiver-auth.rules';
+import { randomBytes } from 'node:crypto';
+import { KEY_BYTES, parseKeyring } from '../../../config/keyring';
+import { SecretBox } from '../../../platform/secrets/secret-box';
+import {
+  REDACTED,
+  receiverAuthContext,
+  receiverAuthView,
+  receiverHeadersIssue,
+  resealedReceiverAuth,
+  tokenReuseMs,
+  withReceiverAuth,
+} from './receiver-auth.rules';
 
 describe('receiverHeadersIssue', () => {
   it('accepts names and values at their bounds', () => {
@@ -52,5 +63,33 @@ describe('tokenReuseMs', () => {
     expect(tokenReuseMs('1')).toBe(900);
     expect(tokenReuseMs(undefined)).toBe(3_600_000);
     expect(tokenReuseMs(-5)).toBe(3_600_000);
+  });
+});
+
+describe('resealedReceiverAuth (key rotation upkeep)', () => {
+  const k1 = `k1:${randomBytes(KEY_BYTES).toString('base64')}`;
+  const k2 = `k2:${randomBytes(KEY_BYTES).toString('base64')}`;
+  const old = new SecretBox({ secretsKeyring: parseKeyring(k1) });
+  const rotated = new SecretBox({ secretsKeyring: parseKeyring(`${k2},${k1}`) });
+  const reseal = (sealed: string, context: string) =>
+    rotated.needsResealing(sealed) ? rotated.seal(rotated.open(sealed, context), context) : sealed;
+
+  it('seals every part again with the current key, each in its own context; nothing to do once done', () => {
+    const id = 'sub_1';
+    const stored = {
+      headers: { names: ['X'], sealed: old.seal('{"X":"v"}', receiverAuthContext(id, 'headers')) },
+      oauth2: {
+        tokenUrl: 'https://idp/token',
+        clientId: 'c',
+        authMethod: 'clientSecretBasic' as const,
+        clientSecret: old.seal('s', receiverAuthContext(id, 'oauth2')),
+      },
+    };
+    const next = resealedReceiverAuth(stored, id, reseal)!;
+    expect(next.headers!.sealed.startsWith('v1.k2.')).toBe(true);
+    expect(rotated.open(next.headers!.sealed, receiverAuthContext(id, 'headers'))).toBe('{"X":"v"}');
+    expect(rotated.open(next.oauth2!.clientSecret, receiverAuthContext(id, 'oauth2'))).toBe('s');
+    expect(next.oauth2!.tokenUrl).toBe('https://idp/token');
+    expect(resealedReceiverAuth(next, id, reseal)).toBeUndefined();
   });
 });

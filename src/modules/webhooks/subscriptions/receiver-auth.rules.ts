@@ -145,3 +145,25 @@ export function tokenReuseMs(expiresIn: unknown): number {
   if (!Number.isFinite(seconds) || seconds <= 0) return 60 * 60 * 1000;
   return Math.max(0, Math.round((seconds - Math.min(seconds * 0.1, 60)) * 1000));
 }
+
+/**
+ * The column with each sealed part passed through `reseal` (the key-rotation upkeep seals them again with
+ * the current key), each with its own context; undefined when nothing changed.
+ */
+export function resealedReceiverAuth(
+  stored: StoredReceiverAuth,
+  subscriptionId: string,
+  reseal: (sealed: string, context: string) => string,
+): StoredReceiverAuth | undefined {
+  const next: StoredReceiverAuth = { ...stored };
+  if (stored.headers)
+    next.headers = { ...stored.headers, sealed: reseal(stored.headers.sealed, receiverAuthContext(subscriptionId, 'headers')) };
+  if (stored.oauth2)
+    next.oauth2 = { ...stored.oauth2, clientSecret: reseal(stored.oauth2.clientSecret, receiverAuthContext(subscriptionId, 'oauth2')) };
+  if (stored.mtls) next.mtls = { ...stored.mtls, clientKey: reseal(stored.mtls.clientKey, receiverAuthContext(subscriptionId, 'mtls')) };
+  const changed =
+    next.headers?.sealed !== stored.headers?.sealed ||
+    next.oauth2?.clientSecret !== stored.oauth2?.clientSecret ||
+    next.mtls?.clientKey !== stored.mtls?.clientKey;
+  return changed ? next : undefined;
+}
