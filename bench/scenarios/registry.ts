@@ -14,6 +14,7 @@ import { jobCreate } from './s8-job-create';
 import { bigTables } from './s9-big-tables';
 import { orderedWebhooks } from './s10-ordered-webhooks';
 import { invalidKeyFlood } from './s11-invalid-key-flood';
+import { receiverAuth } from './s12-receiver-auth';
 
 /**
  * Every scenario of `npm run bench`, in the order they run. A scenario not built yet stays here
@@ -106,6 +107,13 @@ export const SCENARIOS: Scenario[] = [
       'ordered webhooks: one ordered subscription, receiver at once and at 20 ms; S5 with one ordered among ten vs S5 without (unordered rate)',
     goal: '≥ 500/s; 1,000 in ≤ 23 s (≤ 3 ms each beyond the receiver); mixed ≥ 0.9x',
     run: orderedWebhooks,
+  },
+  {
+    id: 'S12',
+    title:
+      'receivers behind authentication: S5 with one headers and one oauth2 subscription among ten vs S5 without (all ten, deliveries/s)',
+    goal: '≥ 0.9x, each once, one token request',
+    run: receiverAuth,
   },
   {
     id: 'S11',

@@ -34,6 +34,15 @@ const CONVERTERS: Record<string, unknown> = {
       description: 'an exact event name, a prefix wildcard (jobRequest.*) or *',
     },
   },
+  // Issue 42 (receiver-auth.rules.ts): custom headers sent with every attempt; the names the platform sets are refused too.
+  receiverHeaders: {
+    type: 'object',
+    maxProperties: 10,
+    propertyNames: { pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$', maxLength: 64 },
+    additionalProperties: { type: 'string', maxLength: 1024, pattern: '^[\\x20-\\x7e]*$' },
+    description:
+      'Extension: custom headers sent with every attempt (write only: reads show each value as "[redacted]"). Names unique case-insensitively; content-type, content-length, host, connection, transfer-encoding, user-agent, traceparent, x-test-mode and webhook-* are refused. null removes them (PATCH).',
+  },
   isJsonRpcId: {
     oneOf: [
       { type: 'string', maxLength: JSON_RPC_ID_MAX_LENGTH },

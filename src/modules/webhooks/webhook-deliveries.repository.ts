@@ -53,7 +53,7 @@ export class WebhookDeliveriesRepository {
          FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[]) AS e(event_id, account_id, created_at, event_name)
          JOIN webhook_subscriptions s ON s.account_id = e.account_id AND s.enabled AND s.created_at <= e.created_at
           AND (s.kind = 'platform' OR e.created_at < $5 OR e.event_name = 'legacy.validationError')
-          AND (s.kind = 'platform' OR e.event_name NOT IN ('webhook.disabled', 'webhook.recovered'))`,
+          AND (s.kind = 'platform' OR e.event_name NOT IN ('webhook.disabled', 'webhook.recovered', 'webhook.clientCertificateExpired'))`,
       [
         events.map((e) => e.id),
         events.map((e) => e.accountId),

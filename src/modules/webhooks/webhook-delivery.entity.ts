@@ -2,7 +2,12 @@ import { Column, Entity, PrimaryColumn, VirtualColumn } from 'typeorm';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed_permanent';
 
-/** Why an attempt got no (usable) answer: the delivery log's error class (an extension of the spec, docs/webhooks.md). */
+/**
+ * Why an attempt got no (usable) answer: the delivery log's error class (an extension of the spec, docs/webhooks.md).
+ * A RabbitMQ destination's (issue 43): no queue bound, nacked, no such exchange, no connection. Receiver
+ * authentication's (issue 42): `tokenRequestFailed`, the receiver's OAuth2 token endpoint failed;
+ * `clientCertificateExpired`, the subscription's mTLS certificate has expired (never retried). Nothing was sent in either.
+ */
 export type AttemptErrorClass =
   | 'dns'
   | 'refused'
@@ -11,11 +16,12 @@ export type AttemptErrorClass =
   | 'urlRule'
   | 'tooLarge'
   | 'network'
-  // A RabbitMQ destination's (issue 43): no queue bound, nacked, no such exchange, no connection.
   | 'unroutable'
   | 'brokerRejected'
   | 'exchangeNotFound'
-  | 'connectionFailed';
+  | 'connectionFailed'
+  | 'tokenRequestFailed'
+  | 'clientCertificateExpired';
 
 /** Milliseconds of each phase of an attempt; null for a phase it did not go through (a kept-alive connection has no connect). */
 export interface AttemptTimings {

@@ -2,6 +2,7 @@ import { columns, SelectedRow } from '../../platform/database/columns';
 import { DeliveryStatus } from './webhook-delivery.entity';
 import type { EnvelopeSource } from './webhook-envelope.rules';
 import type { RabbitmqOptions } from './subscriptions/rabbitmq-destination.rules';
+import type { StoredReceiverAuth } from './subscriptions/receiver-auth.rules';
 
 /** A delivery with its subscription, as one attempt needs them. */
 export interface DeliveryRow {
@@ -48,6 +49,8 @@ export interface DeliverySubscription {
   rabbitmq?: RabbitmqOptions | null;
   /** The broker url's password, sealed for `<subscription id>:amqp`; null when none. */
   brokerPassword?: string | null;
+  /** Receiver authentication (issue 42): custom headers, OAuth2; sealed parts opened by ReceiverAuth. */
+  receiverAuth?: StoredReceiverAuth | null;
 }
 
 /** A claimed attempt: the delivery with its subscription, and what its envelope is built from (loaded with the claim). */
@@ -93,6 +96,7 @@ export const DELIVERY_SUBSCRIPTION_COLUMNS = columns<DeliverySubscription>({
   traceContext: 'trace_context',
   rabbitmq: 'rabbitmq',
   brokerPassword: 'broker_password',
+  receiverAuth: 'receiver_auth',
 });
 
 /** `d.… AS "…", s.… AS "…"`: the select list of a delivery joined (as `d`) with its subscription (as `s`). */

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn, VirtualColumn } from 'typeorm';
 import type { RabbitmqOptions } from './subscriptions/rabbitmq-destination.rules';
+import type { StoredReceiverAuth } from './subscriptions/receiver-auth.rules';
 
 /** `platform`: a /v1/webhooks subscription; `legacy`: an account's legacy webhook (PUT /legacy/webhook), unsigned and subscribed to everything. */
 export type SubscriptionKind = 'platform' | 'legacy';
@@ -54,6 +55,8 @@ export class WebhookSubscriptionEntity {
   @Column({ type: 'jsonb', nullable: true }) rabbitmq: RabbitmqOptions | null;
   /** The broker url's password, sealed (the url is stored and shown without it); null when none. */
   @Column({ name: 'broker_password', type: 'text', nullable: true }) brokerPassword: string | null;
+  /** Receiver authentication (issue 42, an extension): custom headers, OAuth2; secrets sealed. Null: none. */
+  @Column({ name: 'receiver_auth', type: 'jsonb', nullable: true }) receiverAuth: StoredReceiverAuth | null;
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' }) createdAt: Date;
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' }) updatedAt: Date;
 }

@@ -4,6 +4,7 @@ import { EntityManager, LessThan, Repository } from 'typeorm';
 import { DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 import type { RabbitmqOptions } from './subscriptions/rabbitmq-destination.rules';
+import type { StoredReceiverAuth } from './subscriptions/receiver-auth.rules';
 
 /** The columns PATCH may change, plus what enabling resets. */
 export interface SubscriptionChanges {
@@ -16,6 +17,8 @@ export interface SubscriptionChanges {
   /** A RabbitMQ destination's options and sealed password (issue 43); nulls on an HTTP receiver. */
   rabbitmq?: RabbitmqOptions | null;
   brokerPassword?: string | null;
+  /** Receiver authentication (issue 42): the whole column, as receiver-auth-settings.ts computed it. */
+  receiverAuth?: StoredReceiverAuth | null;
   disabledReason?: null;
   consecutiveFailures?: 0;
   backpressureUntil?: null;

@@ -18,6 +18,7 @@ import { WebhookMaintenanceSchedule } from './engine/maintenance/webhook-mainten
 import { WebhookRetentionService } from './engine/maintenance/webhook-retention.service';
 import { WebhookSecretsService } from './engine/maintenance/webhook-secrets.service';
 import { BrokerPasswordUpkeep } from './engine/maintenance/broker-password-upkeep';
+import { ReceiverAuthUpkeep } from './engine/maintenance/receiver-auth-upkeep';
 import { WebhookSweepService } from './engine/maintenance/webhook-sweep.service';
 import { WebhookAttemptPipeline } from './engine/pipeline/webhook-attempt-pipeline.service';
 import { WebhookReplayProcessor } from './engine/replay/webhook-replay.processor';
@@ -27,6 +28,8 @@ import { WebhookPoster } from './engine/sending/webhook-poster';
 import { AmqpConnections } from './engine/sending/amqp-connections';
 import { AmqpPublisher } from './engine/sending/amqp-publisher';
 import { WebhookDestinations } from './engine/sending/webhook-destination';
+import { ReceiverAuth } from './engine/sending/receiver-auth';
+import { ReceiverTokens } from './engine/sending/receiver-tokens';
 import { WebhookAttemptRecords } from './engine/settlement/webhook-attempt-records.service';
 import { WebhookAttemptsRepository } from './engine/settlement/webhook-attempts.repository';
 import { WebhookOperationalEvents } from './engine/settlement/webhook-operational-events.service';
@@ -79,6 +82,8 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     AmqpConnections,
     AmqpPublisher,
     WebhookDestinations,
+    ReceiverAuth,
+    ReceiverTokens,
     WebhookAttemptRecords,
     WebhookAttemptsRepository,
     WebhookOperationalEvents,
@@ -90,6 +95,7 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
     PartitionUpkeepService,
     WebhookSecretsService,
     BrokerPasswordUpkeep,
+    ReceiverAuthUpkeep,
     WebhookMaintenanceSchedule,
   ],
 })

@@ -1,7 +1,11 @@
 import { declareModule } from '../../platform/modules/module-declaration';
 import { EXAMPLE_AT as at } from '../../platform/openapi/examples';
 import { EVENTS_EXAMPLE_IDS } from '../events/events.declaration';
-import { WEBHOOK_DISABLED_SHAPE, WEBHOOK_RECOVERED_SHAPE } from './delivery/webhook-operational-events.rules';
+import {
+  WEBHOOK_CLIENT_CERTIFICATE_EXPIRED_SHAPE,
+  WEBHOOK_DISABLED_SHAPE,
+  WEBHOOK_RECOVERED_SHAPE,
+} from './delivery/webhook-operational-events.rules';
 import { REPLAY_DRY_RUN_SHAPE, WEBHOOK_REPLAY_SHAPE, WEBHOOK_REPLAY_STARTED_SHAPE } from './replay/webhook-replay.response';
 import { LEGACY_WEBHOOK_SHAPE } from './subscriptions/legacy-webhook.response';
 import { RETRIED_DELIVERY_SHAPE, TEST_DELIVERY_SHAPE, WEBHOOK_DELIVERY_SHAPE } from './subscriptions/webhook-delivery.response';
@@ -61,6 +65,7 @@ export const WEBHOOKS = declareModule({
     LEGACY_WEBHOOK_SHAPE,
     WEBHOOK_DISABLED_SHAPE,
     WEBHOOK_RECOVERED_SHAPE,
+    WEBHOOK_CLIENT_CERTIFICATE_EXPIRED_SHAPE,
     RETRIED_DELIVERY_SHAPE,
     WEBHOOK_REPLAY_SHAPE,
     REPLAY_DRY_RUN_SHAPE,
@@ -126,6 +131,13 @@ export const WEBHOOKS = declareModule({
       recoveredAt: at,
       deliveryId: exampleIds.deliveryId,
     },
+    WebhookClientCertificateExpired: {
+      subscriptionId: exampleIds.webhookId,
+      url: 'https://hooks.example.com/pop',
+      certificateSubject: 'CN=pop-client, O=Example Rentals',
+      certificateExpiresAt: '2030-06-20T08:00:00.000Z',
+      deliveryId: exampleIds.deliveryId,
+    },
     RetriedDelivery: { deliveryId: exampleIds.deliveryId, status: 'pending', attempt: 3 },
     WebhookReplay: REPLAY,
     ReplayDryRun: { dryRun: true, total: 1200 },
@@ -142,6 +154,11 @@ export const WEBHOOKS = declareModule({
       payload: WEBHOOK_RECOVERED_SHAPE,
       when: 'the first delivered (non-test) delivery of a subscription the engine had disabled, once re-enabled',
       results: '`{subscriptionId, url, darkSince, recoveredAt, deliveryId}`',
+    },
+    'webhook.clientCertificateExpired': {
+      payload: WEBHOOK_CLIENT_CERTIFICATE_EXPIRED_SHAPE,
+      when: "an attempt found the subscription's mTLS client certificate expired (once per certificate; its attempts fail without a retry)",
+      results: '`{subscriptionId, url, certificateSubject, certificateExpiresAt, deliveryId}`',
     },
   },
   tags: {

@@ -35,6 +35,14 @@ export class WebhookUrlError extends ValidationError {
   }
 }
 
+/** An OAuth2 tokenUrl that breaks the url's rules (issue 42): the same code as the url's, pointing at the field. */
+export class TokenUrlError extends ValidationError {
+  constructor(reason: string) {
+    const detail = `oauth2.tokenUrl ${reason}`;
+    super(detail, [{ pointer: '#/oauth2/tokenUrl', detail }], 'invalidWebhookUrl');
+  }
+}
+
 /** One subscription per URL within an account (spec 4.8 rule 2); existingId lets the client PATCH that one instead. */
 export class DuplicateWebhookUrlError extends ConflictError {
   constructor(existingId: string | undefined) {

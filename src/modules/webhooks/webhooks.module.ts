@@ -7,6 +7,7 @@ import { WebhookQueueModule } from './webhook-queue.module';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 import { WebhookSubscriptionsService } from './subscriptions/webhook-subscriptions.service';
+import { ReceiverAuthSettings } from './subscriptions/receiver-auth-settings';
 import { LegacyWebhookService } from './subscriptions/legacy-webhook.service';
 import { WebhookDeliveryRequestsService } from './subscriptions/webhook-delivery-requests.service';
 import { EventsModule } from '../events/events.module';
@@ -19,6 +20,7 @@ import { WebhookReplaySelector } from './replay/webhook-replay-selector';
   imports: [TypeOrmModule.forFeature([WebhookSubscriptionEntity, WebhookDeliveryEntity]), NetModule, WebhookQueueModule, EventsModule],
   providers: [
     WebhookSubscriptionsService,
+    ReceiverAuthSettings,
     WebhookSubscriptionsRepository,
     WebhookDeliveriesRepository,
     WebhookReplaysService,

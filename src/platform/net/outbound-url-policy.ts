@@ -41,6 +41,8 @@ export interface AgentOptions {
   keepAliveTimeoutMs?: number;
   /** TCP + TLS connect time-out (default 10 s). */
   connectTimeoutMs?: number;
+  /** A client certificate to present (mutual TLS) and, when `ca` is given, the only CA trusted for the server. */
+  tls?: { cert: string; key: string; ca?: string };
 }
 
 /**
@@ -73,6 +75,7 @@ export class OutboundUrlPolicy {
     const connector = buildConnector({
       lookup: this.connectLookup,
       timeout: options.connectTimeoutMs ?? 10_000,
+      ...(options.tls ?? {}),
     });
     const allowPrivate = this.allowPrivate;
     // Node skips `lookup` for IP-literal hosts, so those are checked here before any socket opens.

@@ -91,6 +91,40 @@ function orderFact(base: string, sub: WebhookSubscriptionResponse, deliveries: W
   waiting${head && waiting ? html` for <a href="${base}/deliveries/${head}">${id(head)}</a>, whose retry or end lets them go` : ''}`;
 }
 
+/**
+ * Receiver authentication (issue 42), as reads show it: header names (never a value), the OAuth2 token
+ * endpoint and client, the client certificate's subject and expiry; and, in words, the token endpoint's
+ * last error when the newest deliveries listed carry one.
+ */
+function receiverAuthFacts(sub: WebhookSubscriptionResponse, deliveries: WebhookDeliveryResponse[]): Html {
+  const tokenError = deliveries
+    .flatMap((d) => d.attempts)
+    .filter((a) => a.errorClass === 'tokenRequestFailed')
+    .sort((a, b) => b.at.localeCompare(a.at))[0];
+  return html`${
+    sub.headers
+      ? html`<dt>Custom headers</dt>
+          <dd>${Object.keys(sub.headers).map((name) => html`<code>${name}</code> `)}(values are never shown)</dd>`
+      : ''
+  }
+  ${
+    sub.oauth2
+      ? html`<dt>OAuth2 token</dt>
+          <dd>
+            client <code>${sub.oauth2.clientId}</code> at <span class="url">${sub.oauth2.tokenUrl}</span>${
+              tokenError ? html`<br />last token endpoint error ${when(tokenError.at)}: ${tokenError.errorMessage ?? 'unknown'}` : ''
+            }
+          </dd>`
+      : ''
+  }
+  ${
+    sub.mtls
+      ? html`<dt>Client certificate</dt>
+          <dd>${sub.mtls.certificateSubject}, expires ${when(sub.mtls.certificateExpiresAt)}</dd>`
+      : ''
+  }`;
+}
+
 /** One subscription: what it is (state, filters, schemes, the v1a public key), then its delivery log. Settings are a page of their own. */
 export function subscriptionPage(frame: Frame, data: SubscriptionPage, flash?: Notice): Html {
   const sub = data.subscription;
@@ -120,6 +154,7 @@ export function subscriptionPage(frame: Frame, data: SubscriptionPage, flash?: N
                 <dd>${orderFact(base, sub, data.deliveries)}</dd>`
             : ''
         }
+        ${receiverAuthFacts(sub, data.deliveries)}
       </dl>
       ${sub.publicKey ? copyBox('public-key', 'v1a public key (not a secret: your endpoint verifies v1a signatures with it)', sub.publicKey, { button: 'Copy public key' }) : ''}
       <div class="actions">

@@ -113,3 +113,25 @@ export const WEBHOOK_RECOVERED_SHAPE = readShape<WebhookRecoveredResult>(
     deliveryId: id(WEBHOOK_IDS.delivery),
   },
 );
+
+/** The `results[0]` of a webhook.clientCertificateExpired event (issue 42). */
+export interface WebhookClientCertificateExpiredResult {
+  subscriptionId: string;
+  url: string;
+  certificateSubject: string;
+  certificateExpiresAt: string;
+  /** The first delivery that could not go for it. */
+  deliveryId: string;
+}
+
+export const WEBHOOK_CLIENT_CERTIFICATE_EXPIRED_SHAPE = readShape<WebhookClientCertificateExpiredResult>(
+  'WebhookClientCertificateExpired',
+  "Extension (issue 42): a subscription's mTLS client certificate has expired; its attempts fail without a retry until a new one is set (clientRequestId is its id).",
+  {
+    subscriptionId: id(WEBHOOK_IDS.subscription),
+    url: uri,
+    certificateSubject: str,
+    certificateExpiresAt: dateTime,
+    deliveryId: id(WEBHOOK_IDS.delivery),
+  },
+);

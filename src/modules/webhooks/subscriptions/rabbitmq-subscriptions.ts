@@ -18,6 +18,17 @@ export interface CheckedDestination {
   password: string | null;
 }
 
+/** Receiver authentication (issue 42) is an HTTP receiver's: a broker authenticates with its url's user and password. */
+const HTTP_ONLY_OPTIONS = ['headers', 'oauth2', 'mtls'] as const;
+
+function httpOnlyIssues(url: string, input: Partial<Record<(typeof HTTP_ONLY_OPTIONS)[number], unknown>>) {
+  if (!isBrokerUrl(url)) return [];
+  return HTTP_ONLY_OPTIONS.filter((name) => input[name] !== undefined && input[name] !== null).map((name) => ({
+    pointer: `#/${name}`,
+    detail: `${name} is only for an http(s) receiver: a broker authenticates with the user and password of its amqp(s) url`,
+  }));
+}
+
 /**
  * The url and `rabbitmq` of a create or a PATCH that changes either, checked together (issue 43): an
  * http(s) url through `checkHttpUrl` (the subscriptions' rules), an amqp(s) url taken apart and its host
@@ -27,12 +38,12 @@ export interface CheckedDestination {
 export async function checkedDestination(
   policy: OutboundUrlPolicy,
   checkHttpUrl: (raw: string) => Promise<string>,
-  input: { url?: string; rabbitmq?: RabbitmqOptions | null },
+  input: { url?: string; rabbitmq?: RabbitmqOptions | null } & Partial<Record<(typeof HTTP_ONLY_OPTIONS)[number], unknown>>,
   current?: { url: string; rabbitmq: RabbitmqOptions | null },
 ): Promise<CheckedDestination & { passwordChanged: boolean }> {
   const rawUrl = input.url ?? current!.url;
   const rabbitmq = input.rabbitmq !== undefined ? input.rabbitmq : (current?.rabbitmq ?? null);
-  const issues = destinationIssues(rawUrl, rabbitmq);
+  const issues = [...destinationIssues(rawUrl, rabbitmq), ...httpOnlyIssues(rawUrl, input)];
   if (issues.length > 0) throw new ValidationError(issues[0].detail, issues);
   const shown = rabbitmq ? rabbitmqShown(rabbitmq) : null;
   if (input.url === undefined) return { url: current!.url, rabbitmq: shown, password: null, passwordChanged: false };

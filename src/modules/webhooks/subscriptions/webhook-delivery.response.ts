@@ -91,6 +91,8 @@ const ERROR_CLASSES = everyMember<AttemptErrorClass>({
   brokerRejected: true,
   exchangeNotFound: true,
   connectionFailed: true,
+  tokenRequestFailed: true,
+  clientCertificateExpired: true,
 });
 
 /** Every status a delivery can have (the log's status filter takes one). */
@@ -119,7 +121,7 @@ export const WEBHOOK_DELIVERY_SHAPE = readShape<WebhookDeliveryResponse>(
         durationMs: described(orNull(int), 'null when the worker stopped before recording the outcome'),
         errorClass: enumOf(
           [...ERROR_CLASSES, null],
-          'Extension: why there was no (usable) answer; tooLarge also marks a response body over 64 KB. null when answered, and on attempts older than the extension.',
+          'Extension: why there was no (usable) answer; tooLarge also marks a response body over 64 KB; tokenRequestFailed: the OAuth2 token endpoint failed (its HTTP status in errorMessage), nothing was sent; clientCertificateExpired: the mTLS client certificate has expired, nothing was sent and no retry follows. null when answered, and on attempts older than the extension.',
         ),
         resolvedIp: described(orNull(str), 'Extension: the address connected to (or being connected to when it failed).'),
         timings: orNull(

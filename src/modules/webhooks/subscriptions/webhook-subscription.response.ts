@@ -16,6 +16,8 @@ import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
 import { SIGNATURE_SCHEMES, SignatureScheme, signatureSchemesOf } from './webhook-subscription.rules';
 import { WEBHOOK_IDS } from '../webhooks.ids';
 import { AMQP_SHORT_STRING_MAX, RabbitmqOptions, rabbitmqShown } from './rabbitmq-destination.rules';
+import { OAUTH2_AUTH_METHODS, OAuth2Settings, REDACTED, receiverAuthView } from './receiver-auth.rules';
+import { MtlsView } from './receiver-mtls.rules';
 
 /** A subscription as every route shows it (spec 2.7): never a secret; disabledReason only while disabled with one. */
 export interface WebhookSubscriptionResponse {
@@ -42,6 +44,12 @@ export interface WebhookSubscriptionResponse {
   traceContext?: true;
   /** Extension (issue 43), present only on a RabbitMQ destination (an amqp(s) url, shown without its password). */
   rabbitmq?: RabbitmqOptions;
+  /** Extension (issue 42), present only while set: the custom headers' names, each value "[redacted]". */
+  headers?: Record<string, string>;
+  /** Extension (issue 42), present only while set: the OAuth2 settings without clientSecret. */
+  oauth2?: OAuth2Settings;
+  /** Extension (issue 42), present only while set: the client certificate's subject and expiry, the CA as given. */
+  mtls?: MtlsView;
   disabledReason?: string;
 }
 
@@ -76,6 +84,7 @@ export function toWebhookSubscriptionResponse(row: WebhookSubscriptionEntity): W
   if (row.publicKey !== null) Object.assign(shape, { signatureSchemes: signatureSchemesOf(row), publicKey: row.publicKey });
   if (row.traceContext) shape.traceContext = true;
   if (row.rabbitmq) shape.rabbitmq = rabbitmqShown(row.rabbitmq);
+  Object.assign(shape, receiverAuthView(row.receiverAuth));
   if (!row.enabled && row.disabledReason) shape.disabledReason = row.disabledReason;
   return shape;
 }
@@ -133,6 +142,34 @@ const SUBSCRIPTION_FIELDS: FieldSchemas<WebhookSubscriptionResponse> = {
         },
       },
       'Extension: present only on a RabbitMQ destination (url amqps://user@host:5671/vhost, shown without its password): each attempt is published to this exchange on a confirm channel (docs/webhooks.md, "Message broker destinations").',
+    ),
+  ),
+  headers: optional(
+    described(
+      { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', const: REDACTED } },
+      'Extension (issue 42): the custom headers sent with every attempt, present only while set. Values are never shown: each reads "[redacted]". Written as name → value (at most 10; names ^[A-Za-z0-9][A-Za-z0-9_-]*$ up to 64 characters, unique case-insensitively, none the platform sets; values printable ASCII up to 1,024 characters); PATCH replaces the set, null removes it.',
+    ),
+  ),
+  oauth2: optional(
+    described(
+      {
+        type: 'object',
+        required: ['tokenUrl', 'clientId', 'authMethod'],
+        properties: { tokenUrl: uri, clientId: str, scope: str, audience: str, authMethod: enumOf(OAUTH2_AUTH_METHODS) },
+        additionalProperties: false,
+      },
+      'Extension (issue 42): OAuth2 client credentials, present only while set, never with clientSecret (write only). Each attempt carries Authorization: Bearer with a token from tokenUrl (same rules as url), fetched once and shared by every worker until shortly before it expires.',
+    ),
+  ),
+  mtls: optional(
+    described(
+      {
+        type: 'object',
+        required: ['certificateSubject', 'certificateExpiresAt'],
+        properties: { certificateSubject: str, certificateExpiresAt: dateTime, serverCaCertificate: str },
+        additionalProperties: false,
+      },
+      'Extension (issue 42): mutual TLS, present only while set. Written as { clientCertificate, clientKey, serverCaCertificate? } (PEM); reads show the certificate subject and expiry and the CA as given, never the key or the client certificate. An attempt after the certificate expired fails without a retry (errorClass clientCertificateExpired).',
     ),
   ),
   disabledReason: optional({ type: 'string', examples: ['auto_disabled_after_repeated_delivery_failures'] }),

@@ -63,7 +63,11 @@ export const GONE_DISABLED_REASON = 'gone';
  * Events the delivery engine publishes about a subscription (extensions); their clientRequestId is that
  * subscription's id, and they never go to the subscription they are about (dispatch, replays).
  */
-export const OPERATIONAL_EVENTS: ReadonlySet<string> = new Set(['webhook.disabled', 'webhook.recovered']);
+export const OPERATIONAL_EVENTS: ReadonlySet<string> = new Set([
+  'webhook.disabled',
+  'webhook.recovered',
+  'webhook.clientCertificateExpired',
+]);
 
 /**
  * The stored form of a webhook url, which is also the form compared for "one subscription per URL":

@@ -52,8 +52,9 @@ import {
 import { WEBHOOK_IDS } from '../webhooks.ids';
 import { brokerPasswordContext, RabbitmqOptions } from './rabbitmq-destination.rules';
 import { checkedDestination } from './rabbitmq-subscriptions';
+import { ReceiverAuthInput, ReceiverAuthSettings } from './receiver-auth-settings';
 
-export interface CreateWebhookInput {
+export interface CreateWebhookInput extends ReceiverAuthInput {
   url: string;
   eventFilters: string[];
   maxRetries?: number;
@@ -68,7 +69,7 @@ export interface CreateWebhookInput {
   rabbitmq?: RabbitmqOptions;
 }
 
-export interface UpdateWebhookInput {
+export interface UpdateWebhookInput extends ReceiverAuthInput {
   url?: string;
   eventFilters?: string[];
   enabled?: boolean;
@@ -94,12 +95,14 @@ export class WebhookSubscriptionsService {
     private readonly urlPolicy: OutboundUrlPolicy,
     private readonly queue: WebhookQueue,
     private readonly secrets: SecretBox,
+    private readonly receiverAuth: ReceiverAuthSettings,
   ) {}
 
   async create(ctx: RequestContext, input: CreateWebhookInput): Promise<CreatedWebhookSubscriptionResponse> {
     // DNS runs before the transaction opens: a slow resolver must not hold a connection.
     const { url, rabbitmq, password } = await checkedDestination(this.urlPolicy, (raw) => this.checkedUrl(raw), input);
     const id = newId(WEBHOOK_IDS.subscription);
+    const receiverAuth = this.receiverAuth.apply(null, await this.receiverAuth.sealed(id, input));
     const signingSecret = newSigningSecret();
     const row = Object.assign(new WebhookSubscriptionEntity(), {
       id,
@@ -114,6 +117,7 @@ export class WebhookSubscriptionsService {
       traceContext: input.traceContext ?? false,
       rabbitmq,
       brokerPassword: password === null ? null : this.secrets.seal(password, brokerPasswordContext(id)),
+      receiverAuth,
       signingSecret: this.secrets.seal(signingSecret, id),
       previousSecret: null,
       previousSecretExpiresAt: null,
@@ -152,6 +156,7 @@ export class WebhookSubscriptionsService {
     if (input.rateLimitPerSecond !== undefined) changes.rateLimitPerSecond = input.rateLimitPerSecond;
     if (input.ordered !== undefined) changes.ordered = input.ordered;
     if (input.traceContext !== undefined) changes.traceContext = input.traceContext;
+    const authChanges = await this.receiverAuth.sealed(id, input);
     // Spec 3.4: enabling clears the reason and restarts the count of consecutive failures.
     // (And closes any back-pressure window: a fresh start.)
     if (input.enabled === true) Object.assign(changes, { disabledReason: null, consecutiveFailures: 0, backpressureUntil: null });
@@ -164,6 +169,7 @@ export class WebhookSubscriptionsService {
           // Row lock: a concurrent DELETE either happened (404) or waits for this commit.
           const current = await this.repository.find(ctx.accountId, id, tx.manager, true);
           if (!current) throw new WebhookNotFoundError(id);
+          if (Object.keys(authChanges).length > 0) changes.receiverAuth = this.receiverAuth.apply(current.receiverAuth, authChanges);
           // v1a switched on makes a new key pair; switched off drops the keys (previous one included); unchanged keeps them.
           if (input.signatureSchemes !== undefined && wantsV1a(input.signatureSchemes) !== (current.signingKey !== null)) {
             Object.assign(changes, this.v1aKeys(id, wantsV1a(input.signatureSchemes)));

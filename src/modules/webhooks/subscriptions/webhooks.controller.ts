@@ -20,10 +20,18 @@ export class WebhooksController {
   @RouteDoc({
     summary: 'Subscribe a URL to events',
     description:
-      'url must be https, a domain name that resolves to public addresses only (400 invalidWebhookUrl). One subscription per URL: 409 conflict with existingId. The signingSecret is returned only here and by rotateSecret. rateLimitPerSecond (an extension, 1-1000, null by default) caps the attempts started per second to the url across all workers; deliveries wait for their turn, they never fail for it. Extension: signatureSchemes ["v1", "v1a"] adds ed25519 signatures (v1a) beside the HMAC ones, verifiable with the publicKey returned. Extension: traceContext true sends each attempt a W3C traceparent header (off by default: a receiver is a third party). Extension: ordered (default false) sends the deliveries one at a time in the events feed order, each after the one before it succeeded or ended for good; test deliveries and manual retries go outside the order (docs/webhooks.md, "Ordered endpoints"). Extension: a url amqps://user:password@host:5671/vhost with rabbitmq { exchange, routingKey? } publishes each delivery to that RabbitMQ exchange, confirmed (docs/webhooks.md, "Message broker destinations"); reads show the url without its password.',
+      'url must be https, a domain name that resolves to public addresses only (400 invalidWebhookUrl). One subscription per URL: 409 conflict with existingId. The signingSecret is returned only here and by rotateSecret. rateLimitPerSecond (an extension, 1-1000, null by default) caps the attempts started per second to the url across all workers; deliveries wait for their turn, they never fail for it. Extension: signatureSchemes ["v1", "v1a"] adds ed25519 signatures (v1a) beside the HMAC ones, verifiable with the publicKey returned. Extension: traceContext true sends each attempt a W3C traceparent header (off by default: a receiver is a third party). Extension (issue 42): headers, oauth2 and mtls authenticate our attempts to a receiver behind a gateway; they are written, never read back (reads redact them; docs/webhooks.md, "Receivers behind authentication"). Extension: ordered (default false) sends the deliveries one at a time in the events feed order, each after the one before it succeeded or ended for good; test deliveries and manual retries go outside the order (docs/webhooks.md, "Ordered endpoints"). Extension: a url amqps://user:password@host:5671/vhost with rabbitmq { exchange, routingKey? } publishes each delivery to that RabbitMQ exchange, confirmed (docs/webhooks.md, "Message broker destinations"); reads show the url without its password.',
     response: ok(CREATED_WEBHOOK_SUBSCRIPTION_SHAPE, 'The subscription with its signing secret.'),
     problems: [409],
-    example: { body: { url: WEBHOOK_EXAMPLES.webhookUrl, eventFilters: ['property.*', 'jobRequest.*'], maxRetries: 5, ordered: false } },
+    example: {
+      body: {
+        url: WEBHOOK_EXAMPLES.webhookUrl,
+        eventFilters: ['property.*', 'jobRequest.*'],
+        maxRetries: 5,
+        ordered: false,
+        headers: { 'X-Api-Key': 'sk_example_4f2a' },
+      },
+    },
   })
   @Post()
   create(@Ctx() ctx: RequestContext, @Body() body: CreateWebhookDto) {
@@ -43,10 +51,10 @@ export class WebhooksController {
   @RouteDoc({
     summary: 'Update a subscription',
     description:
-      'eventFilters replaces the list; enabled: true clears disabledReason and the failure counter; a new url keeps the secret; rateLimitPerSecond (an extension) sets the pacing, null switches it off. Extension: signatureSchemes turns v1a on (a new key pair, its publicKey in the answer) or off (["v1"]: the keys are dropped). Extension: traceContext switches the traceparent header of attempts on or off. Extension: ordered turns ordered delivery on or off for the deliveries not attempted yet. Extension: rabbitmq changes the exchange and routing key of a broker destination (null with a move to an https url).',
+      'eventFilters replaces the list; enabled: true clears disabledReason and the failure counter; a new url keeps the secret; rateLimitPerSecond (an extension) sets the pacing, null switches it off. Extension: signatureSchemes turns v1a on (a new key pair, its publicKey in the answer) or off (["v1"]: the keys are dropped). Extension: traceContext switches the traceparent header of attempts on or off. Extension (issue 42): headers, oauth2 and mtls each replace the whole option; null removes it. Extension: ordered turns ordered delivery on or off for the deliveries not attempted yet. Extension: rabbitmq changes the exchange and routing key of a broker destination (null with a move to an https url).',
     response: ok(WEBHOOK_SUBSCRIPTION_SHAPE, 'The updated subscription.'),
     problems: [409],
-    example: { body: { eventFilters: ['*'], enabled: true } },
+    example: { body: { eventFilters: ['*'], enabled: true, headers: { 'X-Api-Key': 'sk_example_7c1d' } } },
   })
   @Patch(':webhookId')
   update(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string, @Body() body: UpdateWebhookDto) {

@@ -4,6 +4,7 @@ import { SecretBox } from '../../../../platform/secrets/secret-box';
 import { newSigningKeyPair, signingKeyContext } from '../../webhook-signer.rules';
 import { StoredSecrets, WebhookSubscriptionsRepository } from '../../webhook-subscriptions.repository';
 import { WebhookSecretsService } from './webhook-secrets.service';
+import { ReceiverAuthUpkeep } from './receiver-auth-upkeep';
 
 /** The upkeep's resealing, with the repository faked: every sealed value, v1a keys included, moves to the first key. */
 describe('WebhookSecretsService resealing', () => {
@@ -20,7 +21,8 @@ describe('WebhookSecretsService resealing', () => {
       withSecretsNotSealedBy: async () => (served ? [] : ((served = true), rows)),
       replaceSecrets: async (changes: typeof replaced) => (replaced.push(...changes), changes.length),
     } as unknown as WebhookSubscriptionsRepository;
-    return { replaced, result: new WebhookSecretsService(repository, rotated).run() };
+    const receiverAuth = { run: async () => ({ resealed: 0, unopenable: 0 }) } as unknown as ReceiverAuthUpkeep;
+    return { replaced, result: new WebhookSecretsService(repository, rotated, receiverAuth).run() };
   }
 
   it('reseals the secrets and the v1a keys (each with its own context), keeping nulls null', async () => {

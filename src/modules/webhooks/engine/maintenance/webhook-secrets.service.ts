@@ -3,6 +3,7 @@ import { SecretBox } from '../../../../platform/secrets/secret-box';
 import { SecretBoxError } from '../../../../platform/secrets/secret-box.rules';
 import { signingKeyContext } from '../../webhook-signer.rules';
 import { StoredSecrets, WebhookSubscriptionsRepository } from '../../webhook-subscriptions.repository';
+import { ReceiverAuthUpkeep } from './receiver-auth-upkeep';
 
 const BATCH = 100;
 
@@ -26,6 +27,7 @@ export class WebhookSecretsService {
   constructor(
     private readonly repository: WebhookSubscriptionsRepository,
     private readonly box: SecretBox,
+    private readonly receiverAuth: ReceiverAuthUpkeep,
   ) {}
 
   /** `signal` ends the run early, between batches. */
@@ -58,6 +60,10 @@ export class WebhookSecretsService {
       }
       resealed += await this.repository.replaceSecrets(changes);
     }
+    // Receiver credentials (issue 42) move to the current key with the signing secrets.
+    const receivers = await this.receiverAuth.run(signal);
+    resealed += receivers.resealed;
+    unopenable += receivers.unopenable;
     if (unopenable > 0) {
       this.logger.error(
         { unopenable },

@@ -77,6 +77,8 @@ export const LOST_ATTEMPT_MESSAGE = 'outcome unknown: the attempt was not record
 export function attemptResult(report: AttemptReport): string {
   if (report.outcome === 'ok') return 'success';
   if (report.outcome === 'lost') return 'lost';
+  if (report.errorClass === 'clientCertificateExpired') return 'client_certificate_expired';
+  if (report.errorClass === 'tokenRequestFailed') return 'token_request_failed';
   if (report.outcome === 'fatal') return report.errorMessage === SUBSCRIPTION_DISABLED_MESSAGE ? 'disabled' : 'url_rule';
   if (report.responseCode !== null) return 'http_error';
   return report.errorMessage?.startsWith('timed out') ? 'timeout' : 'network_error';

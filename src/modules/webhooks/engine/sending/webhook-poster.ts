@@ -10,6 +10,7 @@ import { UrlPolicyError } from '../../../../platform/net/url-policy.rules';
 import { DeliveryWork } from '../../webhook-delivery.row';
 import { deliveryHeaders, envelopeBody, webhookUserAgent } from '../../webhook-envelope.rules';
 import { DeliverySigning } from './delivery-signing-secrets';
+import { isStoppedAttempt, ReceiverAuth } from './receiver-auth';
 import {
   AttemptReport,
   capSnippet,
@@ -66,6 +67,7 @@ export class WebhookPoster implements OnApplicationShutdown {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly policy: OutboundUrlPolicy,
+    private readonly receiverAuth: ReceiverAuth,
   ) {
     this.agent = policy.createAgent({ connectTimeoutMs: config.webhook.timeoutMs, keepAliveTimeoutMs: 4_000 });
     this.userAgent = webhookUserAgent(config.version);
@@ -83,6 +85,9 @@ export class WebhookPoster implements OnApplicationShutdown {
     const checkedAt = new Date();
     const checked = await this.check(work.subscription.url);
     if (isAttemptReport(checked)) return { report: checked, at: checkedAt, durationMs: Date.now() - checkedAt.getTime() };
+    // Receiver authentication (issue 42): custom headers, an OAuth2 token (asked for once, shared).
+    const auth = await this.receiverAuth.prepare(work);
+    if (isStoppedAttempt(auth)) return { report: auth, at: checkedAt, durationMs: Date.now() - checkedAt.getTime() };
 
     const at = new Date();
     const started = performance.now();
@@ -99,7 +104,9 @@ export class WebhookPoster implements OnApplicationShutdown {
       userAgent: this.userAgent,
       traceparent,
     });
-    const report = await this.post(checked, headers, body);
+    // Ours go last: the subscription's names never replace them (the API refuses those names anyway).
+    const report = await this.post(checked, { ...auth.headers, ...headers }, body, auth.agent ?? this.agent);
+    await this.receiverAuth.answered(auth, report.responseCode);
     return { report, at, durationMs: Math.round(performance.now() - started) };
   }
 
@@ -138,7 +145,7 @@ export class WebhookPoster implements OnApplicationShutdown {
    * One POST, traced: the address it reached and its timings (DNS = the check's resolution plus the
    * connection's own lookup when it opened one; connect and TLS only on a new connection).
    */
-  private async post(target: CheckedTarget, headers: Record<string, string>, body: string): Promise<AttemptReport> {
+  private async post(target: CheckedTarget, headers: Record<string, string>, body: string, agent: Agent): Promise<AttemptReport> {
     const { timeoutMs } = this.config.webhook;
     const { url } = target;
     const signal = AbortSignal.timeout(timeoutMs);
@@ -150,7 +157,7 @@ export class WebhookPoster implements OnApplicationShutdown {
     let responseCode: number | null = null;
     try {
       const response = await RequestTrace.during(trace, () =>
-        this.agent.request({
+        agent.request({
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method: 'POST',

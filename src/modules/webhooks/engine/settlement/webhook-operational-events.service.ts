@@ -50,6 +50,34 @@ export class WebhookOperationalEvents {
   }
 
   /**
+   * An attempt found the subscription's client certificate expired (issue 42): publishes
+   * webhook.clientCertificateExpired in a transaction of its own (the caller makes it once per certificate).
+   * A failure is logged and reported false, so the next attempt tries again.
+   */
+  async clientCertificateExpired(
+    work: Pick<DeliveryRow, 'id' | 'accountId' | 'subscriptionId'> & { subscription: Pick<DeliveryRow['subscription'], 'url'> },
+    certificate: { certificateSubject: string; certificateExpiresAt: string },
+  ): Promise<boolean> {
+    try {
+      await this.uow.run(context(work, work.id), (tx) =>
+        this.events.publish(tx, 'webhook.clientCertificateExpired', [
+          {
+            subscriptionId: work.subscriptionId,
+            url: work.subscription.url,
+            certificateSubject: certificate.certificateSubject,
+            certificateExpiresAt: certificate.certificateExpiresAt,
+            deliveryId: work.id,
+          },
+        ]),
+      );
+      return true;
+    } catch (error) {
+      this.logger.warn(`publishing webhook.clientCertificateExpired of ${work.subscriptionId} failed: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  /**
    * A delivery of a subscription the engine had disabled was delivered: publishes webhook.recovered once
    * (the first caller clears the mark). A failure is logged: the next delivered delivery tries again.
    */
@@ -70,6 +98,6 @@ export class WebhookOperationalEvents {
 }
 
 /** The envelope of an operational event: clientRequestId is the subscription it is about, apiRequestId the attempt or delivery. */
-function context(work: DeliveryRow, requestId: string) {
+function context(work: Pick<DeliveryRow, 'accountId' | 'subscriptionId'>, requestId: string) {
   return { accountId: work.accountId, clientRequestId: work.subscriptionId, requestId };
 }

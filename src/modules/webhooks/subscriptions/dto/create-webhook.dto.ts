@@ -21,6 +21,7 @@ import { RabbitmqOptionsDto } from './rabbitmq-options.dto';
 import { EVENT_NAME_MAX_LENGTH, isValidEventFilter, isValidEventName } from '../event-filter.rules';
 import { SIGNATURE_SCHEMES, SignatureScheme, SUBSCRIPTION_LIMITS as L } from '../webhook-subscription.rules';
 import { URL_MAX_LENGTH } from '../../../../platform/net/url-policy.rules';
+import { MtlsDto, MtlsSettings, OAuth2Dto, OAuth2Settings, ReceiverHeaders } from './receiver-auth.dto';
 
 const FILTER_SHAPES = `an exact event name (property.create), a prefix wildcard (jobRequest.*) or *, at most ${EVENT_NAME_MAX_LENGTH} characters`;
 
@@ -123,6 +124,15 @@ export class CreateWebhookDto {
   @OptionalNotNull()
   @IsNested(() => RabbitmqOptionsDto)
   rabbitmq?: RabbitmqOptionsDto;
+  /** Extension (issue 42): custom headers sent with every attempt (docs/webhooks.md "Receivers behind authentication"). */
+  @ReceiverHeaders()
+  headers?: Record<string, string> | null;
+  /** Extension (issue 42): an OAuth2 client-credentials token sent as Authorization: Bearer with every attempt. */
+  @OAuth2Settings()
+  oauth2?: OAuth2Dto | null;
+  /** Extension (issue 42): a client certificate presented to the receiver, and the one CA trusted for it; null removes it (PATCH). */
+  @MtlsSettings()
+  mtls?: MtlsDto | null;
 }
 
 /**

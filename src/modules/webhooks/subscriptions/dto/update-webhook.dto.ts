@@ -4,6 +4,7 @@ import { RabbitmqOptionsDto } from './rabbitmq-options.dto';
 import { SignatureScheme } from '../webhook-subscription.rules';
 import { EventFilterList, RateLimitPerSecond, SignatureSchemeList } from './create-webhook.dto';
 import { URL_MAX_LENGTH } from '../../../../platform/net/url-policy.rules';
+import { MtlsDto, MtlsSettings, OAuth2Dto, OAuth2Settings, ReceiverHeaders } from './receiver-auth.dto';
 
 /**
  * PATCH /v1/webhooks/{webhookId}: the fields spec 4.8 lists (url, eventFilters, enabled), and
@@ -45,4 +46,13 @@ export class UpdateWebhookDto {
   @IsOptional()
   @IsNested(() => RabbitmqOptionsDto)
   rabbitmq?: RabbitmqOptionsDto | null;
+  /** An extension (issue 42): replaces the whole set of custom headers; null removes them. */
+  @ReceiverHeaders()
+  headers?: Record<string, string> | null;
+  /** An extension (issue 42): replaces the whole OAuth2 object (the secret sent again); null removes it. */
+  @OAuth2Settings()
+  oauth2?: OAuth2Dto | null;
+  /** Extension (issue 42): a client certificate presented to the receiver, and the one CA trusted for it; null removes it (PATCH). */
+  @MtlsSettings()
+  mtls?: MtlsDto | null;
 }
