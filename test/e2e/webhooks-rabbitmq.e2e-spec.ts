@@ -75,6 +75,9 @@ describe('RabbitMQ destinations', () => {
       [{ url, rabbitmq: { exchange: 5 } }, '#/rabbitmq/exchange'],
       [{ url, rabbitmq: { exchange, routingKey: null } }, '#/rabbitmq/routingKey'],
       [{ url, rabbitmq: 'x' }, '#/rabbitmq'],
+      // Receiver authentication is an HTTP receiver's: a broker authenticates with its url's user and password.
+      [{ url, rabbitmq: { exchange }, headers: { 'X-Api-Key': 'k' } }, '#/headers'],
+      [{ url, rabbitmq: { exchange }, oauth2: { tokenUrl: 'http://127.0.0.1:1/token', clientId: 'c', clientSecret: 's' } }, '#/oauth2'],
     ];
     for (const [body, pointer] of cases) {
       const res = await api.post('/v1/webhooks').send({ eventFilters: ['*'], ...body });
@@ -84,6 +87,8 @@ describe('RabbitMQ destinations', () => {
     // A PATCH to an https url must drop rabbitmq; a PATCH to a broker url must bring it.
     const toHttps = await api.patch(`/v1/webhooks/${created.body.id}`).send({ url: 'https://example.com/hook' });
     expect(expectProblem(toHttps, 400, 'validationFailed').errors).toEqual([expect.objectContaining({ pointer: '#/rabbitmq' })]);
+    const withHeaders = await api.patch(`/v1/webhooks/${created.body.id}`).send({ headers: { 'X-Api-Key': 'k' } });
+    expect(expectProblem(withHeaders, 400, 'validationFailed').errors).toEqual([expect.objectContaining({ pointer: '#/headers' })]);
     const bad = await api
       .post('/v1/webhooks')
       .send({ url: 'amqp://guest@127.0.0.1:5672/a/b', eventFilters: ['*'], rabbitmq: { exchange } });

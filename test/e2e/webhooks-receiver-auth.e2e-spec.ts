@@ -1,9 +1,10 @@
-import Redis from 'ioredis';
+import { closeRedisClient, createRedisClient } from '../../src/platform/redis/redis-factory';
 import { ApiClient, TestApp } from '../support/app';
 import { ReceiverAuthUpkeep } from '../../src/modules/webhooks/engine/maintenance/receiver-auth-upkeep';
 import { consoleSignIn } from '../support/console';
 import { expectProblem } from '../support/problem';
 import { startTokenEndpoint, TokenEndpoint } from '../support/token-endpoint';
+import { redisKeys } from '../support/test-env';
 import { sleep, waitUntil } from '../support/wait';
 import { useWebhookEngine, webhookTestEnv } from '../support/webhook-engine';
 import { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
@@ -269,16 +270,17 @@ describe('receivers behind authentication (issue 42)', () => {
       const basic = Buffer.from(`${encodeURIComponent('client:1')}:${SECRET_VALUE}`).toString('base64');
       expect(request.headers.authorization).toBe(`Basic ${basic}`);
 
-      // The cached token is sealed in Redis.
-      const redis = new Redis(t.config.redisUrl);
+      // The cached token is sealed in Redis (on whichever node holds its slot in the Cluster pass).
+      const target = t.config.redis;
+      const keys = (await redisKeys(target, `${ENV.REDIS_PREFIX}:rtoken:{${sub.id}:*`)).filter((key) => !key.includes(':lock'));
+      expect(keys).toHaveLength(1);
+      const redis = createRedisClient(target, { maxRetriesPerRequest: null, enableOfflineQueue: true });
       try {
-        const keys = (await redis.keys(`${ENV.REDIS_PREFIX}:rtoken:{${sub.id}:*`)).filter((key) => !key.includes(':lock'));
-        expect(keys).toHaveLength(1);
         const cached = await redis.get(keys[0]);
         expect(cached).toMatch(/^v1\./);
         expect(cached).not.toContain('tok-1');
       } finally {
-        redis.disconnect();
+        await closeRedisClient(redis);
       }
       expect(JSON.stringify(await deliveriesOf(api, sub.id))).not.toContain('tok-1');
     });

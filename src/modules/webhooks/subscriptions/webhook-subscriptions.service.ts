@@ -50,7 +50,7 @@ import {
   WebhookUrlError,
 } from '../webhooks.errors';
 import { WEBHOOK_IDS } from '../webhooks.ids';
-import { brokerPasswordContext, RabbitmqOptions } from './rabbitmq-destination.rules';
+import { brokerPasswordContext, isBrokerUrl, RabbitmqOptions } from './rabbitmq-destination.rules';
 import { checkedDestination } from './rabbitmq-subscriptions';
 import { ReceiverAuthInput, ReceiverAuthSettings } from './receiver-auth-settings';
 
@@ -143,6 +143,10 @@ export class WebhookSubscriptionsService {
     const existing = await this.repository.find(ctx.accountId, id);
     if (!existing) throw new WebhookNotFoundError(id);
     const changes: SubscriptionChanges = {};
+    if (input.url === undefined && input.rabbitmq === undefined && isBrokerUrl(existing.url)) {
+      // A broker destination takes no receiver authentication (issue 42 is for HTTP receivers): checked, nothing changes.
+      await checkedDestination(this.urlPolicy, (raw) => this.checkedUrl(raw), input, existing);
+    }
     if (input.url !== undefined || input.rabbitmq !== undefined) {
       // The url and rabbitmq agree after the change (a broker url's password is sealed apart; issue 43).
       const destination = await checkedDestination(this.urlPolicy, (raw) => this.checkedUrl(raw), input, existing);
