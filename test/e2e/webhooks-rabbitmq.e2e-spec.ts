@@ -1,7 +1,7 @@
 import { BrokerPasswordUpkeep } from '../../src/modules/webhooks/engine/maintenance/broker-password-upkeep';
 import { randomBytes } from 'node:crypto';
 import { DEVELOPMENT_KEYRING } from '../../src/config/keyring';
-import { brokerPasswordContext } from '../../src/modules/webhooks/subscriptions/rabbitmq-destination.rules';
+import { brokerPasswordContext } from '../../src/modules/webhooks/rabbitmq-destination.rules';
 import { openSecret } from '../../src/platform/secrets/secret-box.rules';
 import { consoleSignIn } from '../support/console';
 import { pageText } from '../support/console-pages';

@@ -4,7 +4,7 @@ import { CreateWebhookDto } from '../webhooks/subscriptions/dto/create-webhook.d
 import { UpdateWebhookDto } from '../webhooks/subscriptions/dto/update-webhook.dto';
 import { filtersSelectingNothing, isValidEventFilter } from '../webhooks/subscriptions/event-filter.rules';
 import type { SignatureScheme } from '../webhooks/subscriptions/webhook-subscription.rules';
-import { isBrokerUrl, RabbitmqOptions } from '../webhooks/subscriptions/rabbitmq-destination.rules';
+import { isBrokerUrl, RabbitmqOptions } from '../webhooks/rabbitmq-destination.rules';
 import type { ConsoleCaller } from './console-session.guard';
 import { parseFilterList } from './console.rules';
 

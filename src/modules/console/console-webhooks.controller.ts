@@ -184,7 +184,7 @@ export class ConsoleWebhooksController {
   @Post(':webhookId/delete')
   async remove(@Caller() caller: ConsoleCaller, @Param('webhookId') webhookId: string, @Res() res: Response): Promise<void> {
     const location = await this.forms.once(caller.session, caller.formToken, async () => {
-      await this.subscriptions.remove(caller.accountId, webhookId);
+      await this.subscriptions.remove(consoleContext(caller), webhookId);
       return '/console/webhooks?done=deleted';
     });
     res.redirect(303, location);

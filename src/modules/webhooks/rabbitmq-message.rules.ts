@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { deliveryHeaders } from './webhook-envelope.rules';
-import { RabbitmqOptions, routingKeyOf } from './subscriptions/rabbitmq-destination.rules';
+import { RabbitmqOptions, routingKeyOf } from './rabbitmq-destination.rules';
 
 /**
  * The wire format of a RabbitMQ attempt (issue 43, docs/webhooks.md "Message broker destinations"): the

@@ -1,8 +1,8 @@
 import { columns, SelectedRow } from '../../platform/database/columns';
 import { DeliveryStatus } from './webhook-delivery.entity';
 import type { EnvelopeSource } from './webhook-envelope.rules';
-import type { RabbitmqOptions } from './subscriptions/rabbitmq-destination.rules';
-import type { StoredReceiverAuth } from './subscriptions/receiver-auth.rules';
+import type { RabbitmqOptions } from './rabbitmq-destination.rules';
+import type { StoredReceiverAuth } from './receiver-auth.rules';
 
 /** A delivery with its subscription, as one attempt needs them. */
 export interface DeliveryRow {

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn, VirtualColumn } from 'typeorm';
-import type { RabbitmqOptions } from './subscriptions/rabbitmq-destination.rules';
-import type { StoredReceiverAuth } from './subscriptions/receiver-auth.rules';
+import type { RabbitmqOptions } from './rabbitmq-destination.rules';
+import type { StoredReceiverAuth } from './receiver-auth.rules';
 
 /** `platform`: a /v1/webhooks subscription; `legacy`: an account's legacy webhook (PUT /legacy/webhook), unsigned and subscribed to everything. */
 export type SubscriptionKind = 'platform' | 'legacy';

@@ -3,8 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, LessThan, Repository } from 'typeorm';
 import { DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
-import type { RabbitmqOptions } from './subscriptions/rabbitmq-destination.rules';
-import type { StoredReceiverAuth } from './subscriptions/receiver-auth.rules';
+import type { RabbitmqOptions } from './rabbitmq-destination.rules';
+import type { StoredReceiverAuth } from './receiver-auth.rules';
 
 /** The columns PATCH may change, plus what enabling resets. */
 export interface SubscriptionChanges {
@@ -135,8 +135,8 @@ export class WebhookSubscriptionsRepository {
   }
 
   /** Deletes the subscription; its deliveries go with it (ON DELETE CASCADE). */
-  async delete(accountId: string, id: string): Promise<boolean> {
-    const result = await this.subscriptions.delete({ accountId, id, kind: 'platform' });
+  async delete(manager: EntityManager, accountId: string, id: string): Promise<boolean> {
+    const result = await manager.getRepository(WebhookSubscriptionEntity).delete({ accountId, id, kind: 'platform' });
     return (result.affected ?? 0) > 0;
   }
 

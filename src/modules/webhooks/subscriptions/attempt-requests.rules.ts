@@ -2,7 +2,7 @@ import { deliveryHeaders, EnvelopeSource, envelopeBody, webhookUserAgent } from 
 import { SUBSCRIPTION_DISABLED_MESSAGE } from './webhook-subscription.rules';
 import type { DeliveryAttempt } from '../webhook-delivery.entity';
 import { amqpMessage } from '../rabbitmq-message.rules';
-import type { RabbitmqOptions } from './rabbitmq-destination.rules';
+import type { RabbitmqOptions } from '../rabbitmq-destination.rules';
 
 /** What one attempt POSTed (or published): its headers, in the order sent, and its body byte for byte. */
 export interface AttemptRequest {

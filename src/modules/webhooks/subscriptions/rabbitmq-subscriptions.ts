@@ -9,7 +9,7 @@ import {
   parseBrokerUrl,
   RabbitmqOptions,
   rabbitmqShown,
-} from './rabbitmq-destination.rules';
+} from '../rabbitmq-destination.rules';
 
 /** A subscription's destination as stored: its url (a broker's without the password), options, password (open). */
 export interface CheckedDestination {

@@ -10,8 +10,8 @@ import {
   receiverAuthContext,
   StoredReceiverAuth,
   withReceiverAuth,
-} from './receiver-auth.rules';
-import { checkMtls, MtlsInput, StoredMtls } from './receiver-mtls.rules';
+} from '../receiver-auth.rules';
+import { checkMtls, MtlsInput, StoredMtls } from '../receiver-mtls.rules';
 
 /** Receiver authentication as create and PATCH take it (validated by the DTOs); null removes an option (PATCH). */
 export interface ReceiverAuthInput {

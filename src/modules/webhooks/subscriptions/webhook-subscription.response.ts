@@ -15,9 +15,9 @@ import { readShape } from '../../../platform/openapi/read-shape';
 import { WebhookSubscriptionEntity } from '../webhook-subscription.entity';
 import { SIGNATURE_SCHEMES, SignatureScheme, signatureSchemesOf } from './webhook-subscription.rules';
 import { WEBHOOK_IDS } from '../webhooks.ids';
-import { AMQP_SHORT_STRING_MAX, RabbitmqOptions, rabbitmqShown } from './rabbitmq-destination.rules';
-import { OAUTH2_AUTH_METHODS, OAuth2Settings, REDACTED, receiverAuthView } from './receiver-auth.rules';
-import { MtlsView } from './receiver-mtls.rules';
+import { AMQP_SHORT_STRING_MAX, RabbitmqOptions, rabbitmqShown } from '../rabbitmq-destination.rules';
+import { OAUTH2_AUTH_METHODS, OAuth2Settings, REDACTED, receiverAuthView } from '../receiver-auth.rules';
+import { MtlsView } from '../receiver-mtls.rules';
 
 /** A subscription as every route shows it (spec 2.7): never a secret; disabledReason only while disabled with one. */
 export interface WebhookSubscriptionResponse {

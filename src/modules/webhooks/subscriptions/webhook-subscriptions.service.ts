@@ -50,7 +50,7 @@ import {
   WebhookUrlError,
 } from '../webhooks.errors';
 import { WEBHOOK_IDS } from '../webhooks.ids';
-import { brokerPasswordContext, isBrokerUrl, RabbitmqOptions } from './rabbitmq-destination.rules';
+import { brokerPasswordContext, isBrokerUrl, RabbitmqOptions } from '../rabbitmq-destination.rules';
 import { checkedDestination } from './rabbitmq-subscriptions';
 import { ReceiverAuthInput, ReceiverAuthSettings } from './receiver-auth-settings';
 
@@ -191,8 +191,11 @@ export class WebhookSubscriptionsService {
     return toWebhookSubscriptionResponse(updated);
   }
 
-  async remove(accountId: string, id: string): Promise<void> {
-    if (!(await this.repository.delete(accountId, id))) throw new WebhookNotFoundError(id);
+  async remove(ctx: RequestContext, id: string): Promise<void> {
+    // In the unit of work: the cascade can deadlock with a replay inserting this subscription's deliveries
+    // (each locks what the other wants), and the unit of work runs a deadlock's victim again.
+    const deleted = await this.uow.run(ctx, (tx) => this.repository.delete(tx.manager, ctx.accountId, id));
+    if (!deleted) throw new WebhookNotFoundError(id);
   }
 
   async rotateSecret(accountId: string, id: string): Promise<RotatedSecretResponse> {

@@ -69,7 +69,7 @@ export class WebhooksController {
   })
   @Delete(':webhookId')
   async remove(@Ctx() ctx: RequestContext, @Param('webhookId') webhookId: string): Promise<void> {
-    await this.subscriptions.remove(ctx.accountId, webhookId);
+    await this.subscriptions.remove(ctx, webhookId);
   }
 
   @RouteDoc({

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SecretBox } from '../../../../platform/secrets/secret-box';
 import { SecretBoxError } from '../../../../platform/secrets/secret-box.rules';
-import { brokerPasswordContext } from '../../subscriptions/rabbitmq-destination.rules';
+import { brokerPasswordContext } from '../../rabbitmq-destination.rules';
 
 const BATCH = 100;
 

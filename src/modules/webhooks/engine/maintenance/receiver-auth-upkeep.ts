@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { SecretBox } from '../../../../platform/secrets/secret-box';
 import { SecretBoxError } from '../../../../platform/secrets/secret-box.rules';
-import { resealedReceiverAuth, StoredReceiverAuth } from '../../subscriptions/receiver-auth.rules';
+import { resealedReceiverAuth, StoredReceiverAuth } from '../../receiver-auth.rules';
 import { WebhookSubscriptionEntity } from '../../webhook-subscription.entity';
 
 const BATCH = 100;

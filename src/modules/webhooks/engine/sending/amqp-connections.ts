@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { ChannelModel, ConfirmChannel, connect, Message } from 'amqplib';
 import { OutboundUrlPolicy } from '../../../../platform/net/outbound-url-policy';
-import { BrokerUrl } from '../../subscriptions/rabbitmq-destination.rules';
+import { BrokerUrl } from '../../rabbitmq-destination.rules';
 
 /** Seconds between AMQP heartbeats: a broker that stops answering is noticed within about two of them. */
 const HEARTBEAT_S = 10;

@@ -6,12 +6,11 @@ import { policyViolationOf } from '../../../../platform/net/outbound-url-policy'
 import { SecretBox } from '../../../../platform/secrets/secret-box';
 import { DeliveryWork } from '../../webhook-delivery.row';
 import { envelopeBody } from '../../webhook-envelope.rules';
-import { brokerPasswordContext, parseBrokerUrl, RabbitmqOptions } from '../../subscriptions/rabbitmq-destination.rules';
+import { brokerPasswordContext, parseBrokerUrl, RabbitmqOptions } from '../../rabbitmq-destination.rules';
 import { AmqpConnections, ExchangeChannel } from './amqp-connections';
 import { AmqpOutcome, amqpReport } from './amqp-report.rules';
 import { AmqpMessage, amqpMessage } from '../../rabbitmq-message.rules';
 import { DeliverySigning } from './delivery-signing-secrets';
-import type { WebhookDestination } from './webhook-destination';
 import type { SentAttempt } from './webhook-poster';
 import { urlRuleErrorClass } from './webhook-delivery.rules';
 
@@ -23,7 +22,7 @@ import { urlRuleErrorClass } from './webhook-delivery.rules';
  * no confirm within WEBHOOK_TIMEOUT_MS is a failed attempt, retried on the usual schedule.
  */
 @Injectable()
-export class AmqpPublisher implements WebhookDestination {
+export class AmqpPublisher {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly connections: AmqpConnections,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { OAuth2Settings } from '../../subscriptions/receiver-auth.rules';
+import type { OAuth2Settings } from '../../receiver-auth.rules';
 
 /**
  * Pure pieces of the OAuth2 client-credentials grant (RFC 6749 4.4) as attempts use it (issue 42): the

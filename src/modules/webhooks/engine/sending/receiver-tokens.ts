@@ -10,7 +10,7 @@ import { OutboundUrlPolicy, policyViolationOf } from '../../../../platform/net/o
 import { UrlPolicyError } from '../../../../platform/net/url-policy.rules';
 import { REDIS } from '../../../../platform/redis/redis.module';
 import { SecretBox } from '../../../../platform/secrets/secret-box';
-import { OAuth2Settings, receiverAuthContext, tokenReuseMs } from '../../subscriptions/receiver-auth.rules';
+import { OAuth2Settings, receiverAuthContext, tokenReuseMs } from '../../receiver-auth.rules';
 import { tokenCacheName, tokenFromAnswer, tokenRequest } from './receiver-token.rules';
 import { networkErrorMessage } from './webhook-delivery.rules';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DeliveryWork } from '../../webhook-delivery.row';
-import { isBrokerUrl } from '../../subscriptions/rabbitmq-destination.rules';
+import { isBrokerUrl } from '../../rabbitmq-destination.rules';
 import { AmqpPublisher } from './amqp-publisher';
 import { DeliverySigning } from './delivery-signing-secrets';
 import { SentAttempt, WebhookPoster } from './webhook-poster';

@@ -1,6 +1,6 @@
 import { IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '../../../../platform/http/validators';
-import { AMQP_SHORT_STRING_MAX } from '../rabbitmq-destination.rules';
+import { AMQP_SHORT_STRING_MAX } from '../../rabbitmq-destination.rules';
 
 /**
  * `rabbitmq` of a subscription whose url is amqp(s) (issue 43): the exchange ("" = the default exchange)

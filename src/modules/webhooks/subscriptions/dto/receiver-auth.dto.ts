@@ -14,8 +14,8 @@ import {
 } from 'class-validator';
 import { OptionalNotNull } from '../../../../platform/http/validators';
 import { URL_MAX_LENGTH } from '../../../../platform/net/url-policy.rules';
-import { OAUTH2_AUTH_METHODS, OAuth2AuthMethod, receiverHeadersIssue } from '../receiver-auth.rules';
-import { MTLS_PEM_MAX } from '../receiver-mtls.rules';
+import { OAUTH2_AUTH_METHODS, OAuth2AuthMethod, receiverHeadersIssue } from '../../receiver-auth.rules';
+import { MTLS_PEM_MAX } from '../../receiver-mtls.rules';
 
 /** Printable ASCII, as a form field or a Basic credential carries it without surprises. */
 const PRINTABLE = /^[\x20-\x7e]*$/;

@@ -1,5 +1,5 @@
-import { thrown } from '../../../platform/errors/thrown';
-import { UrlPolicyError } from '../../../platform/net/url-policy.rules';
+import { thrown } from '../../platform/errors/thrown';
+import { UrlPolicyError } from '../../platform/net/url-policy.rules';
 import { destinationIssues, isBrokerUrl, parseBrokerUrl, rabbitmqShown, routingKeyOf } from './rabbitmq-destination.rules';
 
 describe('RabbitMQ destination rules', () => {

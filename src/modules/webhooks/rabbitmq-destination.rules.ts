@@ -1,5 +1,5 @@
-import { FieldIssue } from '../../../platform/errors/domain-error';
-import { URL_MESSAGES, UrlPolicyError } from '../../../platform/net/url-policy.rules';
+import { FieldIssue } from '../../platform/errors/domain-error';
+import { URL_MESSAGES, UrlPolicyError } from '../../platform/net/url-policy.rules';
 
 /**
  * RabbitMQ destinations (issue 43, an extension; docs/webhooks.md "Message broker destinations"): a

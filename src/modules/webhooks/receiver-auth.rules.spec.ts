@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { KEY_BYTES, parseKeyring } from '../../../config/keyring';
-import { SecretBox } from '../../../platform/secrets/secret-box';
+import { KEY_BYTES, parseKeyring } from '../../config/keyring';
+import { SecretBox } from '../../platform/secrets/secret-box';
 import {
   REDACTED,
   receiverAuthContext,
