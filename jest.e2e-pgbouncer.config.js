@@ -11,6 +11,8 @@ const base = require('./jest.e2e.config');
 const DIRECT_ONLY = {
   'database-outage.e2e-spec.ts':
     'brings its own PostgreSQL cluster (which it stops) and its own PgBouncer (whose KILL cuts its connections): the run’s pooler is not in its path',
+  'redis-sentinel.e2e-spec.ts':
+    'brings its own Redis primary, replica and sentinels in place of the run’s Cluster, and kills them: a Redis failover, which the pooler has no part in (its private database is the only thing the pooler would carry)',
 };
 
 module.exports = {
