@@ -91,12 +91,13 @@ describe('a hung Redis under load', () => {
     const p99 = percentile99(afterFirstSecond);
     // The same writes before the hang, on this machine now: other test files share its two cores, and
     // the bound is what the hang may add, not what a loaded machine costs anyway. Paying the rate limiter's
-    // 1 s time-out per write (what the circuit ends) is far past either.
+    // 1 s time-out per write (what the circuit ends) is far past either. Twice the pre-hang p99: both e2e
+    // passes share the machine and a p99 of ~150 writes moves by tens of ms between two windows (272 vs 152 once).
     const before = percentile99(writes.filter((w) => w.startedAt < pausedAt).map((w) => w.ms));
     process.stdout.write(
       `hung Redis: ${afterFirstSecond.length} writes after the first second, p99 ${p99} ms, max ${afterFirstSecond.at(-1)} ms (before the hang: p99 ${before} ms)\n`,
     );
-    expect(p99).toBeLessThan(Math.max(250, before + 100));
+    expect(p99).toBeLessThan(Math.max(250, 2 * before + 100));
 
     // Every write's event delivered, the last within 15 s of Redis answering again: none lost, no worker idle with work.
     const ids = new Set(writes.map((w) => w.propertyId));
